@@ -1,0 +1,28 @@
+# One image for every Guildhall process: the API (default command), shard processes
+# (`node shards/main.ts`) and migrations (`node src/platform/migrate.ts`).
+# Node 24 runs the TypeScript sources directly (type stripping): no build step.
+FROM node:24-slim
+
+ENV NODE_ENV=production
+WORKDIR /app
+
+# Dependencies first, so that a change to the sources reuses this layer.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+COPY src ./src
+COPY shards ./shards
+COPY schema ./schema
+
+# Inside a container the processes listen on every interface; the embedded mode
+# (no DATABASE_URL) keeps its data under /app/data (mount a volume there).
+ENV HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/app/data \
+    SHARD_HOST=0.0.0.0 \
+    SHARD_PORT=34431
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+
+EXPOSE 8080 34431
+CMD ["node", "src/main.ts"]

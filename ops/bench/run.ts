@@ -1,0 +1,472 @@
+// `npm run bench`: how fast Guildhall answers on loopback, next to a bare node:http floor.
+//
+// In one run:
+//   1. boots the embedded server (`node_modules/.bin/node src/main.ts`: no DATABASE_URL,
+//      no REDIS_URL, a fresh temporary DATA_DIR, a free port, RATE_LIMITS=false), waits
+//      for GET /_health, registers a user and creates a guild;
+//   2. starts ops/bench/bare-health.ts, a bare node:http server answering the same body;
+//   3. measures with autocannon, each after a warm-up: the bare server's /_health, our
+//      GET /_health, and GET /guilds/{id} with the user's token (a guild actor call);
+//   4. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
+//      health >= 40% of bare), and writes the figures to ops/bench/results.json.
+// Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
+//
+// Env: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS (3),
+//   BENCH_CONNECTIONS (50), BENCH_BOOT_SECONDS (how long the server may take to answer
+//   /_health, 90), BENCH_RESULTS (where to write the JSON, default ops/bench/results.json),
+//   BENCH_SERVER_URL (measure an already running server on loopback instead of booting
+//   one, e.g. the cluster of ops/cluster.sh started with RATE_LIMITS=false),
+//   BENCH_BARE_ONLY=1 (measure the bare server alone: a check of the harness; writes JSON
+//   only when BENCH_RESULTS is set).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { cpus, tmpdir } from "node:os"
+import { join, relative } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import autocannon from "autocannon"
+
+/** A failure with a message for the operator (no stack trace needed). */
+class BenchError extends Error {}
+
+const root = join(import.meta.dirname, "..", "..")
+const NODE = join(root, "node_modules", ".bin", "node")
+
+const intEnv = (name: string, fallback: number, min: number): number => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min) {
+    throw new BenchError(`${name} must be a whole number >= ${min}, not "${raw}"`)
+  }
+  return value
+}
+
+const flagEnv = (name: string): boolean => ["1", "true", "yes"].includes((process.env[name] ?? "").toLowerCase())
+
+// --- child processes ----------------------------------------------------------------
+
+interface Child {
+  readonly name: string
+  readonly proc: ChildProcess
+  /** The last lines of its stdout and stderr, for error messages. */
+  readonly output: Array<string>
+  exit: string | undefined
+}
+
+const children: Array<Child> = []
+
+const startChild = (name: string, script: string, env: NodeJS.ProcessEnv): Child => {
+  const proc = spawn(NODE, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+  const child: Child = { name, proc, output: [], exit: undefined }
+  let partial = ""
+  const collect = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n")
+    partial = lines.pop() ?? ""
+    child.output.push(...lines)
+    if (child.output.length > 200) child.output.splice(0, child.output.length - 200)
+  }
+  proc.stdout?.on("data", collect)
+  proc.stderr?.on("data", collect)
+  proc.on("error", (error) => {
+    child.exit ??= `could not be started: ${error.message}`
+  })
+  proc.on("exit", (code, signal) => {
+    if (partial !== "") child.output.push(partial)
+    child.exit ??= signal === null ? `exit code ${code}` : `signal ${signal}`
+  })
+  children.push(child)
+  return child
+}
+
+const tail = (child: Child, lines = 40): string =>
+  child.output.length === 0
+    ? `  (${child.name} printed nothing)`
+    : `---- last lines of ${child.name} ----\n${child.output.slice(-lines).join("\n")}\n----`
+
+/** SIGTERM to every child still running, SIGKILL after 5 s to what is left. */
+const stopChildren = async (): Promise<void> => {
+  const running = () => children.filter((c) => c.exit === undefined && c.proc.pid !== undefined)
+  for (const child of running()) child.proc.kill("SIGTERM")
+  const deadline = Date.now() + 5_000
+  while (running().length > 0 && Date.now() < deadline) await sleep(50)
+  for (const child of running()) {
+    process.stderr.write(`bench: ${child.name} (pid ${child.proc.pid}) ignored SIGTERM: SIGKILL\n`)
+    child.proc.kill("SIGKILL")
+  }
+  const killDeadline = Date.now() + 2_000
+  while (running().length > 0 && Date.now() < killDeadline) await sleep(50)
+}
+
+// Last resort when the process exits some other way: never leave a server behind.
+process.on("exit", () => {
+  for (const child of children) if (child.exit === undefined) child.proc.kill("SIGKILL")
+})
+
+const cleanups: Array<() => void> = []
+let shuttingDown = false
+const shutdown = async (code: number): Promise<never> => {
+  if (!shuttingDown) {
+    shuttingDown = true
+    await stopChildren()
+    for (const cleanup of cleanups) cleanup()
+  }
+  process.exit(code)
+}
+process.on("SIGINT", () => void shutdown(130))
+process.on("SIGTERM", () => void shutdown(143))
+
+// --- HTTP -----------------------------------------------------------------------------
+
+interface Reply {
+  readonly status: number
+  readonly text: string
+  readonly contentType: string | null
+}
+
+const call = async (method: string, url: string, body?: unknown, token?: string): Promise<Reply> => {
+  const headers: Record<string, string> = {}
+  if (body !== undefined) headers["content-type"] = "application/json"
+  if (token !== undefined) headers["authorization"] = token
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000)
+  })
+  return { status: res.status, text: await res.text(), contentType: res.headers.get("content-type") }
+}
+
+/** Calls and expects 200 with a JSON object, or fails with what came back instead. */
+const callJson = async (what: string, method: string, url: string, body?: unknown, token?: string) => {
+  const reply = await call(method, url, body, token)
+  if (reply.status !== 200) {
+    throw new BenchError(`${what}: ${method} ${url} answered ${reply.status}: ${reply.text.slice(0, 500)}`)
+  }
+  try {
+    return JSON.parse(reply.text) as Record<string, unknown>
+  } catch {
+    throw new BenchError(`${what}: ${method} ${url} answered 200 but not JSON: ${reply.text.slice(0, 500)}`)
+  }
+}
+
+const waitForHealth = async (url: string, child: Child | undefined, timeoutSeconds: number): Promise<Reply> => {
+  const deadline = Date.now() + timeoutSeconds * 1000
+  let last = "no answer yet"
+  for (;;) {
+    if (child?.exit !== undefined) {
+      throw new BenchError(`${child.name} stopped (${child.exit}) before ${url} answered 200\n${tail(child)}`)
+    }
+    try {
+      const reply = await call("GET", url)
+      if (reply.status === 200) return reply
+      last = `HTTP ${reply.status}: ${reply.text.slice(0, 200)}`
+    } catch (error) {
+      last = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)
+    }
+    if (Date.now() > deadline) {
+      throw new BenchError(
+        `${url} did not answer 200 within ${timeoutSeconds}s (last: ${last})${child ? `\n${tail(child)}` : ""}`
+      )
+    }
+    await sleep(250)
+  }
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() =>
+        address !== null && typeof address === "object" ? resolve(address.port) : reject(new Error("no free port"))
+      )
+    })
+  })
+
+const isLoopback = (url: URL): boolean => ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)
+
+// --- the three targets ----------------------------------------------------------------
+
+/** Boots the embedded server on a free port with a fresh data directory. */
+const bootEmbedded = async (bootSeconds: number): Promise<{ base: string; health: Reply }> => {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), "guildhall-bench-"))
+  // Runs after the children are stopped.
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    RATE_LIMITS: "false",
+    LOG_REQUESTS: "false"
+  }
+  // Embedded mode: one process, PGlite, no Redis, whatever the caller's shell has set.
+  delete env["DATABASE_URL"]
+  delete env["REDIS_URL"]
+  const base = `http://127.0.0.1:${port}`
+  process.stdout.write(`bench: booting the embedded server (src/main.ts) on ${base}, DATA_DIR ${dataDir}\n`)
+  const server = startChild("server", "src/main.ts", env)
+  const started = Date.now()
+  const health = await waitForHealth(`${base}/_health`, server, bootSeconds)
+  process.stdout.write(`bench: server answers /_health after ${((Date.now() - started) / 1000).toFixed(1)}s\n`)
+  return { base, health }
+}
+
+/** A new user and a guild of theirs: the token and the guild's URL. */
+const makeGuild = async (base: string): Promise<{ token: string; guildUrl: string }> => {
+  const tag = randomUUID().replaceAll("-", "").slice(0, 12)
+  const registered = await callJson("register a user", "POST", `${base}/auth/register`, {
+    email: `bench-${tag}@example.com`,
+    username: `bench_${tag}`,
+    password: `bench-${randomUUID()}`,
+    date_of_birth: "2000-01-01",
+    consent: true
+  })
+  const token = registered["token"]
+  if (typeof token !== "string") throw new BenchError(`register: no "token" in ${JSON.stringify(registered)}`)
+  const guild = await callJson("create a guild", "POST", `${base}/guilds`, { name: "bench" }, token)
+  const id = guild["id"]
+  if (typeof id !== "string" && typeof id !== "number") {
+    throw new BenchError(`create a guild: no "id" in ${JSON.stringify(guild).slice(0, 500)}`)
+  }
+  const guildUrl = `${base}/guilds/${id}`
+  await callJson("read the guild", "GET", guildUrl, undefined, token)
+  return { token, guildUrl }
+}
+
+/** Starts bare-health.ts answering `body`; its /_health URL. */
+const startBare = async (body: string, contentType: string): Promise<string> => {
+  const bare = startChild("bare-health", join("ops", "bench", "bare-health.ts"), {
+    ...process.env,
+    BARE_PORT: "0",
+    BARE_BODY: body,
+    BARE_CONTENT_TYPE: contentType
+  })
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const line = bare.output.find((l) => l.startsWith('{"port":'))
+    if (line !== undefined) {
+      const url = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}/_health`
+      await waitForHealth(url, bare, 5)
+      return url
+    }
+    if (bare.exit !== undefined) throw new BenchError(`bare-health stopped (${bare.exit})\n${tail(bare)}`)
+    if (Date.now() > deadline) throw new BenchError(`bare-health did not start within 15s\n${tail(bare)}`)
+    await sleep(50)
+  }
+}
+
+// --- measuring -----------------------------------------------------------------------
+
+interface Figures {
+  readonly target: string
+  readonly url: string
+  readonly requestsPerSecond: number
+  readonly latencyP50Ms: number
+  readonly latencyP99Ms: number
+  readonly latencyAverageMs: number
+  readonly latencyMaxMs: number
+  readonly requests: number
+  readonly non2xx: number
+  readonly errors: number
+  readonly timeouts: number
+}
+
+interface Load {
+  readonly seconds: number
+  readonly warmupSeconds: number
+  readonly connections: number
+}
+
+const measure = async (
+  target: string,
+  url: string,
+  load: Load,
+  headers: Record<string, string> = {}
+): Promise<Figures> => {
+  process.stdout.write(
+    `bench: ${target}: GET ${url}, ${load.warmupSeconds}s warm-up + ${load.seconds}s at ${load.connections} connections\n`
+  )
+  const result = await autocannon({
+    url,
+    headers,
+    connections: load.connections,
+    duration: load.seconds,
+    timeout: 10,
+    ...(load.warmupSeconds > 0 ? { warmup: { connections: load.connections, duration: load.warmupSeconds } } : {})
+  })
+  const figures: Figures = {
+    target,
+    url,
+    requestsPerSecond: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    latencyAverageMs: result.latency.average,
+    latencyMaxMs: result.latency.max,
+    requests: result.requests.total ?? result["2xx"] + result.non2xx,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts
+  }
+  // Let the load generator's sockets close before the next target.
+  await sleep(1_000)
+  return figures
+}
+
+const clean = (f: Figures) => f.non2xx === 0 && f.errors === 0 && f.timeouts === 0
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+
+const table = (runs: Array<Figures>): string =>
+  [
+    "| target | requests/s | p50 (ms) | p99 (ms) | requests | non-2xx / errors / timeouts |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...runs.map((f) =>
+      `| ${f.target} | ${fmt(f.requestsPerSecond)} | ${fmt(f.latencyP50Ms, 1)} | ${fmt(f.latencyP99Ms, 1)} | ${
+        fmt(f.requests)
+      } | ${f.non2xx} / ${f.errors} / ${f.timeouts} |`
+    )
+  ].join("\n")
+
+interface Target {
+  readonly name: string
+  readonly measured: string
+  readonly holds: boolean
+}
+
+const gitCommit = (): string | null => {
+  const out = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" })
+  return out.status === 0 ? out.stdout.trim() : null
+}
+
+// --- main ----------------------------------------------------------------------------
+
+const main = async (): Promise<number> => {
+  const load: Load = {
+    seconds: intEnv("BENCH_SECONDS", 10, 1),
+    warmupSeconds: intEnv("BENCH_WARMUP_SECONDS", 3, 0),
+    connections: intEnv("BENCH_CONNECTIONS", 50, 1)
+  }
+  const bootSeconds = intEnv("BENCH_BOOT_SECONDS", 90, 1)
+  const bareOnly = flagEnv("BENCH_BARE_ONLY")
+  const external = process.env["BENCH_SERVER_URL"]
+  const resultsPath = process.env["BENCH_RESULTS"] ?? (bareOnly ? undefined : join(root, "ops", "bench", "results.json"))
+  if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
+
+  // Whatever happens, the run ends: boot + three measured targets + margin.
+  const budgetSeconds = bootSeconds + 3 * (load.seconds + load.warmupSeconds + 5) + 60
+  setTimeout(() => {
+    process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
+    void shutdown(1)
+  }, budgetSeconds * 1000).unref()
+
+  const mode = bareOnly ? "bare-only" : external !== undefined ? "external" : "embedded"
+  let base: string | undefined
+  let guild: { token: string; guildUrl: string } | undefined
+  let healthBody = '{"status":"ok"}'
+  let healthType = "application/json"
+  if (!bareOnly) {
+    let health: Reply
+    if (external !== undefined) {
+      const url = new URL(external)
+      if (!isLoopback(url)) throw new BenchError(`BENCH_SERVER_URL must be on loopback, not ${url.host}`)
+      base = url.origin
+      health = await waitForHealth(`${base}/_health`, undefined, 10)
+    } else {
+      const booted = await bootEmbedded(bootSeconds)
+      base = booted.base
+      health = booted.health
+    }
+    healthBody = health.text
+    healthType = health.contentType ?? healthType
+    // Before any measuring: a server that cannot do this fails the run at once.
+    guild = await makeGuild(base)
+  }
+
+  const bareUrl = await startBare(healthBody, healthType)
+  const runs: Array<Figures> = [await measure("bare node:http /_health", bareUrl, load)]
+
+  let targets: Array<Target> = []
+  let ratios: { actorOverHealth: number; healthOverBare: number } | null = null
+  if (base !== undefined && guild !== undefined) {
+    const bare = runs[0]!
+    const health = await measure("GET /_health", `${base}/_health`, load)
+    const actor = await measure("GET /guilds/{id} (actor)", guild.guildUrl, load, { authorization: guild.token })
+    runs.push(health, actor)
+    ratios = {
+      actorOverHealth: actor.requestsPerSecond / health.requestsPerSecond,
+      healthOverBare: health.requestsPerSecond / bare.requestsPerSecond
+    }
+    targets = [
+      {
+        name: "actor >= 60% of health (requests/s)",
+        measured: `${fmt(ratios.actorOverHealth * 100, 1)}%`,
+        holds: ratios.actorOverHealth >= 0.6
+      },
+      { name: "actor p99 < 10 ms", measured: `${fmt(actor.latencyP99Ms, 1)} ms`, holds: actor.latencyP99Ms < 10 },
+      {
+        name: "health >= 40% of bare (requests/s)",
+        measured: `${fmt(ratios.healthOverBare * 100, 1)}%`,
+        holds: ratios.healthOverBare >= 0.4
+      }
+    ]
+  }
+  const allClean = runs.every(clean)
+
+  const report = [
+    "",
+    `Benchmark (${mode}): ${load.connections} connections, ${load.seconds}s per target after ${load.warmupSeconds}s warm-up, loopback, ${cpus().length} CPU(s), Node ${process.version}; the load generator shares the machine.`,
+    "",
+    table(runs),
+    ""
+  ]
+  if (targets.length > 0) {
+    report.push(
+      "| target | measured | holds |",
+      "|---|---:|:---:|",
+      ...targets.map((t) => `| ${t.name} | ${t.measured} | ${t.holds ? "yes" : "**no**"} |`),
+      ""
+    )
+  }
+  if (!allClean) {
+    report.push("**Some requests failed (non-2xx, errors or timeouts): these figures do not count.**", "")
+  }
+  process.stdout.write(report.join("\n") + "\n")
+
+  if (resultsPath !== undefined) {
+    const results = {
+      date: new Date().toISOString(),
+      commit: gitCommit(),
+      mode,
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      connections: load.connections,
+      seconds: load.seconds,
+      warmupSeconds: load.warmupSeconds,
+      runs,
+      ratios,
+      targets,
+      allTargetsHold: targets.length > 0 && allClean && targets.every((t) => t.holds),
+      allRequestsSucceeded: allClean
+    }
+    writeFileSync(resultsPath, JSON.stringify(results, null, 2) + "\n")
+    const shown = relative(process.cwd(), resultsPath)
+    process.stdout.write(`bench: figures written to ${shown.startsWith("..") ? resultsPath : shown}\n`)
+  }
+  return allClean ? 0 : 1
+}
+
+main().then(
+  (code) => shutdown(code),
+  (error: unknown) => {
+    const message = error instanceof BenchError ? error.message : error instanceof Error ? error.stack : String(error)
+    process.stderr.write(`bench: ERROR: ${message}\n`)
+    return shutdown(1)
+  }
+)

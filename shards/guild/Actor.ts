@@ -1,0 +1,135 @@
+import { Duration, Effect, Schema, Semaphore } from "effect"
+import { Entity } from "effect/cluster"
+import { Rpc } from "effect/rpc"
+import { GuildResponse } from "../../src/guilds/Schemas.ts"
+import { invalidField, missingAccess, missingPermissions, unknown } from "../../src/http/Errors.ts"
+import { LiveActors } from "../LiveActors.ts"
+import { User } from "../user/Protocol.ts"
+import { Permission, has } from "./Permissions.ts"
+import { Guild } from "./Protocol.ts"
+import { GuildRepo } from "./Repo.ts"
+import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, membersPage, viewFor } from "./State.ts"
+
+const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
+
+/**
+ * One guild's actor: the only writer of its guild. State is loaded from
+ * Postgres on first use, every change is committed before the reply, and
+ * reads are answered from memory concurrently with each other.
+ */
+export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
+  Guild.toLayer(
+    Effect.gen(function*() {
+      const { entityId: guildId } = yield* Entity.CurrentAddress
+      const repo = yield* GuildRepo
+      const live = yield* LiveActors
+      const users = yield* User.client
+      const loading = Semaphore.makeUnsafe(1)
+      let state: GuildState | undefined
+      let loaded = false
+
+      const track = (next: GuildState | undefined) => {
+        state = next
+        loaded = true
+        if (next === undefined) {
+          live.guilds.delete(guildId)
+          return
+        }
+        live.guilds.set(guildId, {
+          name: next.guild.name,
+          icon: next.guild.icon,
+          memberCount: next.members.size,
+          memory: JSON.stringify(next.guild).length * 2 + next.members.size * 400 + next.channels.size * 300 +
+            next.roles.size * 200
+        })
+      }
+      const drop = () => {
+        state = undefined
+        loaded = false
+        live.guilds.delete(guildId)
+      }
+      yield* Effect.addFinalizer(() => Effect.sync(drop))
+
+      const loadNow = Effect.flatMap(repo.load(guildId), (s) => Effect.sync(() => track(s)))
+      // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
+      const reload = loading.withPermits(1)(loadNow)
+      const current: Effect.Effect<GuildState | undefined> = Effect.suspend(() =>
+        loaded
+          ? Effect.succeed(state)
+          : Effect.map(loading.withPermits(1)(Effect.suspend(() => (loaded ? Effect.void : loadNow))), () => state)
+      )
+      const existing = Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(unknown("GUILD")) : Effect.succeed(s)))
+      const asMember = (userId: string) =>
+        Effect.flatMap(existing, (s) => (s.members.has(userId) ? Effect.succeed(s) : Effect.fail(missingAccess())))
+
+      /** Runs a write once: a replayed operation id answers the stored result. */
+      const once = <E, R>(operationId: string, write: Effect.Effect<GuildResponse, E, R>) =>
+        Effect.flatMap(repo.operationResult(operationId), (stored) =>
+          stored === undefined ? write : Effect.succeed(decodeGuild(stored)))
+
+      return Guild.of({
+        Create: ({ payload }) =>
+          once(payload.operationId, Effect.gen(function*() {
+            const s = yield* current
+            if (s !== undefined) return yield* Effect.fail(invalidField("id", "INVALID_FORM_BODY", "Guild exists"))
+            const next = createGuild({
+              guildId,
+              channelId: payload.channelId,
+              owner: payload.owner,
+              name: payload.name,
+              icon: payload.icon,
+              now: new Date().toISOString()
+            })
+            const view = viewFor(next, payload.owner.id)
+            yield* repo.insertGuild(next, payload.operationId, view)
+            track(next)
+            // The user actor learns of the membership; Postgres already holds it if this is lost.
+            yield* users(payload.owner.id).Joined({ guildId }).pipe(
+              Effect.timeout("2 seconds"),
+              Effect.ignore,
+              Effect.forkDetach
+            )
+            return view
+          })),
+
+        Update: ({ payload }) =>
+          once(payload.operationId, Effect.gen(function*() {
+            const s = yield* asMember(payload.userId)
+            if (!has(guildPermissions(s, payload.userId), Permission.MANAGE_GUILD)) {
+              return yield* Effect.fail(missingPermissions())
+            }
+            // The proof fields guard ownership-level changes (issue 4); they are not settings.
+            const { password: _p, mfa_method: _m, mfa_code: _c, webauthn_response: _r, webauthn_challenge: _w, ...patch } =
+              payload.patch
+            const rejected = checkPatch(s, patch, Date.now())
+            if (rejected) return yield* Effect.fail(invalidField(rejected.path, rejected.code, rejected.message))
+            const next = applyPatch(s, patch)
+            const view = viewFor(next, payload.userId)
+            yield* repo.updateGuild(guildId, patch, payload.operationId, view)
+            track(next)
+            return view
+          })),
+
+        Get: ({ payload }) => Effect.map(asMember(payload.userId), (s) => viewFor(s, payload.userId)).pipe(Rpc.fork),
+
+        ListMembers: ({ payload }) =>
+          Effect.map(asMember(payload.userId), (s) => membersPage(s, payload.limit, payload.after)).pipe(Rpc.fork),
+
+        GetMember: ({ payload }) =>
+          Effect.flatMap(asMember(payload.userId), (s) => {
+            const member = s.members.get(payload.targetId)
+            return member === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(member)
+          }).pipe(Rpc.fork),
+
+        Reload: () => Effect.map(reload, () => ({ found: state !== undefined })),
+
+        Shutdown: () =>
+          Effect.sync(() => {
+            const found = state !== undefined
+            drop()
+            return { found }
+          })
+      })
+    }),
+    { maxIdleTime: options.maxIdleTime }
+  )

@@ -1,0 +1,80 @@
+import { Effect, Layer, Option, Redacted } from "effect"
+import { GuildActor } from "../shards/guild/Actor.ts"
+import { GuildRepo } from "../shards/guild/Repo.ts"
+import { LiveActors } from "../shards/LiveActors.ts"
+import { clientSharding, embeddedSharding } from "../shards/Cluster.ts"
+import { ClusterStats } from "../shards/Stats.ts"
+import { UserActor } from "../shards/user/Actor.ts"
+import { Acl } from "./admin/Acls.ts"
+import { GuildReloader } from "./admin/GuildReloader.ts"
+import { AdminHttp } from "./admin/Http.ts"
+import { AdminRepo } from "./admin/Repo.ts"
+import { AuthHttp } from "./auth/Http.ts"
+import { Passwords } from "./auth/Passwords.ts"
+import { Sessions } from "./auth/Sessions.ts"
+import { AppConfig, isClusterMode, type Settings } from "./Config.ts"
+import { Actors } from "./guilds/Actors.ts"
+import { GuildsHttp } from "./guilds/Http.ts"
+import { HealthHttp } from "./health/Http.ts"
+import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/AuthenticationLive.ts"
+import { serve } from "./http/Server.ts"
+import { Database } from "./platform/Database.ts"
+import { Migrations } from "./platform/Migrations.ts"
+import { RedisClient } from "./platform/Redis.ts"
+import { Snowflakes } from "./platform/Snowflake.ts"
+import { UsersHttp } from "./users/Http.ts"
+import { UsersRepo } from "./users/Repo.ts"
+
+const database = Layer.provideMerge(Migrations.layer, Database.layer)
+
+/** Postgres with the schema applied, Redis, and a snowflake node id leased in Redis. */
+export const clusterPlatformLayer = Layer.mergeAll(
+  database,
+  Snowflakes.layerLeased.pipe(Layer.provideMerge(RedisClient.layer))
+)
+
+/** The actors this process hosts (embedded and shard processes). */
+export const entitiesLayer = (settings: Settings) => {
+  const idle = { maxIdleTime: `${settings.actorIdleMinutes} minutes` as const }
+  return Layer.mergeAll(GuildActor(idle), UserActor(idle)).pipe(Layer.provide(GuildRepo.layer))
+}
+
+/** `ADMIN_BOOTSTRAP_KEY`: how a fresh deployment gets its first operator. */
+const bootstrapAdminKey = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const { adminBootstrapKey } = yield* AppConfig
+    if (Option.isNone(adminBootstrapKey)) return
+    const repo = yield* AdminRepo
+    yield* repo.createKey({ name: "bootstrap", acls: [Acl.all], createdBy: null, secret: Redacted.value(adminBootstrapKey.value) })
+  })
+)
+
+const handlersLayer = Layer.mergeAll(AuthHttp, UsersHttp, GuildsHttp, AdminHttp, HealthHttp).pipe(
+  Layer.provide([UserAuthenticationLive, AdminAuthenticationLive])
+)
+
+const requestServices = Layer.mergeAll(UsersRepo.layer, Passwords.layer, Sessions.layer, AdminRepo.layer, GuildRepo.layer)
+
+/** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
+export const apiLayer = (settings: Settings) => {
+  const http = serve(handlersLayer).pipe(Layer.provide(bootstrapAdminKey))
+  if (isClusterMode(settings)) {
+    return http.pipe(
+      Layer.provide(GuildReloader.layerRedis),
+      Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerRedis("api", false))),
+      Layer.provideMerge(clientSharding(settings)),
+      Layer.provideMerge(requestServices),
+      Layer.provideMerge(LiveActors.layer),
+      Layer.provideMerge(clusterPlatformLayer)
+    )
+  }
+  return http.pipe(
+    Layer.provide(GuildReloader.layerLocal),
+    Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerLocal("embedded"))),
+    Layer.provideMerge(entitiesLayer(settings)),
+    Layer.provideMerge(embeddedSharding(settings)),
+    Layer.provideMerge(requestServices),
+    Layer.provideMerge(LiveActors.layer),
+    Layer.provideMerge(Layer.mergeAll(database, Snowflakes.layerLocal))
+  )
+}

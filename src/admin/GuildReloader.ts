@@ -1,0 +1,58 @@
+import { Context, Effect, Layer } from "effect"
+import { LiveActors } from "../../shards/LiveActors.ts"
+import { ClusterStats } from "../../shards/Stats.ts"
+import { Actors } from "../guilds/Actors.ts"
+import { RedisClient } from "../platform/Redis.ts"
+
+export const CONTROL_CHANNEL = "guildhall:control"
+const BATCH = 20
+
+/** Reloads guild actors in small batches, in the background, so the caller is answered at once. */
+export const reloadInBatches = (actors: Actors["Service"], guildIds: ReadonlyArray<string>) =>
+  Effect.forEach(
+    guildIds,
+    (id) => actors.bounded(actors.guild(id).Reload()).pipe(Effect.ignore),
+    { concurrency: BATCH, discard: true }
+  ).pipe(Effect.forkDetach, Effect.asVoid)
+
+/**
+ * `reload-all`: the listed guilds, or every live guild actor. Only the process
+ * holding an actor knows it is live, so with an empty list each process is
+ * asked to reload its own (directly when embedded, over Redis otherwise).
+ */
+export class GuildReloader extends Context.Service<GuildReloader, {
+  readonly reloadAll: (guildIds: ReadonlyArray<string>) => Effect.Effect<number>
+}>()("guildhall/GuildReloader") {
+  static readonly layerLocal = Layer.effect(
+    GuildReloader,
+    Effect.gen(function*() {
+      const actors = yield* Actors
+      const live = yield* LiveActors
+      return {
+        reloadAll: (guildIds) => {
+          const ids = guildIds.length > 0 ? guildIds : [...live.guilds.keys()]
+          return Effect.as(reloadInBatches(actors, ids), ids.length)
+        }
+      }
+    })
+  )
+
+  static readonly layerRedis = Layer.effect(
+    GuildReloader,
+    Effect.gen(function*() {
+      const actors = yield* Actors
+      const redis = yield* RedisClient
+      const stats = yield* ClusterStats
+      return {
+        reloadAll: (guildIds) =>
+          guildIds.length > 0
+            ? Effect.as(reloadInBatches(actors, guildIds), guildIds.length)
+            : Effect.gen(function*() {
+              const processes = yield* stats.all
+              yield* Effect.promise(() => redis.publish(CONTROL_CHANNEL, "reload-all"))
+              return processes.reduce((n, p) => n + p.guilds, 0)
+            })
+      }
+    })
+  )
+}

@@ -1,0 +1,131 @@
+import { Effect } from "effect"
+import { totalmem } from "node:os"
+import { HttpApiBuilder } from "effect/http-api"
+import { ClusterStats } from "../../shards/Stats.ts"
+import { Actors } from "../guilds/Actors.ts"
+import { GuildRepo } from "../../shards/guild/Repo.ts"
+import { Api } from "../http/Api.ts"
+import { CurrentOperator } from "../http/Authentication.ts"
+import { invalidField, missingPermissions, unknown } from "../http/Errors.ts"
+import { UsersRepo } from "../users/Repo.ts"
+import { Acl, holds, KNOWN_ACLS } from "./Acls.ts"
+import { AdminRepo } from "./Repo.ts"
+import { GuildReloader } from "./GuildReloader.ts"
+
+/** The route's ACL, and who is acting, for the audit entry. */
+const requireAcl = (acl: string) =>
+  Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
+
+export const AdminHttp = HttpApiBuilder.group(Api, "admin", (handlers) =>
+  Effect.gen(function*() {
+    const repo = yield* AdminRepo
+    const users = yield* UsersRepo
+    const guilds = yield* GuildRepo
+    const actors = yield* Actors
+    const stats = yield* ClusterStats
+    const reloader = yield* GuildReloader
+
+    return handlers
+      .handle("createApiKey", ({ payload }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.apiKeysManage)
+          const unknownAcl = payload.acls.find((acl) => !KNOWN_ACLS.has(acl))
+          if (unknownAcl !== undefined) return yield* invalidField("acls", "INVALID_FORM_BODY", `Unknown ACL ${unknownAcl}`)
+          // Nobody hands out more than they hold.
+          const beyond = payload.acls.find((acl) => !holds(op.acls, acl))
+          if (beyond !== undefined) return yield* missingPermissions()
+          const key = yield* repo.createKey({
+            name: payload.name,
+            acls: payload.acls,
+            expiresInDays: payload.expires_in_days,
+            createdBy: op.id
+          })
+          yield* repo.audit({ adminId: op.id, action: "api_key.create", targetType: "api_key", targetId: key.key_id, metadata: { name: key.name } })
+          return key
+        }))
+      .handle("listApiKeys", () => Effect.andThen(requireAcl(Acl.apiKeysManage), repo.listKeys))
+      .handle("deleteApiKey", ({ params }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.apiKeysManage)
+          if (!(yield* repo.deleteKey(params.keyId))) return yield* unknown("API_KEY")
+          yield* repo.audit({ adminId: op.id, action: "api_key.delete", targetType: "api_key", targetId: params.keyId })
+          return { success: true as const }
+        }))
+      .handle("me", () =>
+        Effect.gen(function*() {
+          const op = yield* CurrentOperator
+          const user = yield* users.findById(op.id)
+          return {
+            user: {
+              id: op.id,
+              username: user?.username ?? "api-key",
+              discriminator: user?.discriminator ?? "0000",
+              global_name: user?.global_name ?? null,
+              email: user?.email ?? null,
+              acls: [...op.acls],
+              flags: Number(user?.flags ?? 0),
+              bot: false
+            }
+          }
+        }))
+      .handle("auditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
+      .handle("searchAuditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
+      .handle("reloadGuild", ({ payload }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.guildsManage)
+          if (!(yield* guilds.exists(payload.guild_id))) return yield* unknown("GUILD")
+          yield* actors.bounded(actors.guild(payload.guild_id).Reload())
+          yield* repo.audit({ adminId: op.id, action: "guild.reload", targetType: "guild", targetId: payload.guild_id })
+          return { success: true as const }
+        }))
+      .handle("shutdownGuild", ({ payload }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.guildsManage)
+          if (!(yield* guilds.exists(payload.guild_id))) return yield* unknown("GUILD")
+          yield* actors.bounded(actors.guild(payload.guild_id).Shutdown())
+          yield* repo.audit({ adminId: op.id, action: "guild.shutdown", targetType: "guild", targetId: payload.guild_id })
+          return { success: true as const }
+        }))
+      .handle("reloadAll", ({ payload }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.gatewayManage)
+          const count = yield* reloader.reloadAll(payload.guild_ids)
+          yield* repo.audit({
+            adminId: op.id,
+            action: "gateway.reload_all",
+            targetType: "gateway",
+            targetId: "all",
+            metadata: { count: String(count) }
+          })
+          return { count }
+        }))
+      .handle("gatewayStats", () =>
+        Effect.gen(function*() {
+          yield* requireAcl(Acl.gatewayView)
+          const processes = yield* stats.all
+          const sum = (pick: (p: (typeof processes)[number]) => number) => processes.reduce((n, p) => n + pick(p), 0)
+          const memory = sum((p) => p.memory)
+          return {
+            status: processes.length > 0 ? "ok" : "degraded",
+            sessions: sum((p) => p.sessions),
+            guilds: sum((p) => p.guilds),
+            presences: sum((p) => p.presences),
+            calls: 0,
+            memory: { total: memory, processes: memory, system: totalmem() },
+            process_count: processes.length,
+            process_limit: 0,
+            uptime_seconds: Math.max(0, ...processes.map((p) => p.uptime_seconds)),
+            processes: processes.map(({ heaviest: _, ...rest }) => rest)
+          }
+        }))
+      .handle("memoryStats", ({ payload }) =>
+        Effect.gen(function*() {
+          yield* requireAcl(Acl.gatewayView)
+          const processes = yield* stats.all
+          const heaviest = processes
+            .flatMap((p) => p.heaviest)
+            .sort((a, b) => b.memory - a.memory)
+            .slice(0, payload.limit ?? 25)
+          return { guilds: heaviest.map((g) => ({ ...g, session_count: 0, presence_count: 0 })) }
+        }))
+  }))

@@ -1,0 +1,31 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import { GuildCreateRequest, GuildMemberResponse, GuildResponse, GuildUpdateRequest } from "./Schemas.ts"
+
+const guildPath = { guild_id: Snowflake }
+const MemberLimit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1000 }))
+
+export class GuildsApi extends HttpApiGroup.make("guilds").add(
+  HttpApiEndpoint.post("create", "/guilds", { payload: GuildCreateRequest, success: GuildResponse, error: ApiErrors }),
+  HttpApiEndpoint.get("get", "/guilds/:guild_id", { params: guildPath, success: GuildResponse, error: ApiErrors }),
+  HttpApiEndpoint.patch("update", "/guilds/:guild_id", {
+    params: guildPath,
+    payload: GuildUpdateRequest,
+    success: GuildResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("members", "/guilds/:guild_id/members", {
+    params: guildPath,
+    query: { limit: Schema.optional(MemberLimit), after: Schema.optional(Snowflake) },
+    success: Schema.Array(GuildMemberResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("myMember", "/guilds/:guild_id/members/@me", {
+    params: guildPath,
+    success: GuildMemberResponse,
+    error: ApiErrors
+  })
+).middleware(UserAuthentication) {}

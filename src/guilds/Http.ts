@@ -1,0 +1,46 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../http/Api.ts"
+import { CurrentUser } from "../http/Authentication.ts"
+import { unauthorized } from "../http/Errors.ts"
+import { Snowflakes } from "../platform/Snowflake.ts"
+import { toUserPartial, UsersRepo } from "../users/Repo.ts"
+import { Actors } from "./Actors.ts"
+
+export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
+  Effect.gen(function*() {
+    const actors = yield* Actors
+    const users = yield* UsersRepo
+    const snowflakes = yield* Snowflakes
+
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const owner = yield* users.findById(me.id)
+          if (owner === undefined) return yield* unauthorized()
+          const guildId = snowflakes.next()
+          return yield* actors.bounded(actors.guild(guildId).Create({
+            operationId: `guild-create:${guildId}`,
+            channelId: snowflakes.next(),
+            owner: toUserPartial(owner),
+            name: payload.name,
+            icon: payload.icon ?? null
+          }))
+        }))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(CurrentUser, (me) => actors.bounded(actors.guild(params.guild_id).Get({ userId: me.id }))))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(CurrentUser, (me) =>
+          actors.bounded(actors.guild(params.guild_id).Update({
+            operationId: `guild-update:${snowflakes.next()}`,
+            userId: me.id,
+            patch: payload
+          }))))
+      .handle("members", ({ params, query }) =>
+        Effect.flatMap(CurrentUser, (me) =>
+          actors.bounded(actors.guild(params.guild_id).ListMembers({ userId: me.id, limit: query.limit ?? 1, after: query.after }))))
+      .handle("myMember", ({ params }) =>
+        Effect.flatMap(CurrentUser, (me) =>
+          actors.bounded(actors.guild(params.guild_id).GetMember({ userId: me.id, targetId: me.id }))))
+  }))

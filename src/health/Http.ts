@@ -1,0 +1,30 @@
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import { Api } from "../http/Api.ts"
+import { Unavailable } from "../http/Errors.ts"
+import { RedisClient } from "../platform/Redis.ts"
+
+const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: `${what} is not answering` })
+
+export const HealthHttp = HttpApiBuilder.group(Api, "health", (handlers) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const redis = yield* Effect.serviceOption(RedisClient)
+    const pingDatabase = sql`SELECT 1`.pipe(Effect.timeout("2 seconds"), Effect.mapError(() => down("Postgres")))
+    const pingRedis = Option.match(redis, {
+      onNone: () => Effect.succeed("not used" as const),
+      onSome: (client) =>
+        Effect.tryPromise(() => client.ping()).pipe(
+          Effect.timeout("2 seconds"),
+          Effect.mapError(() => down("Redis")),
+          Effect.as("ok" as const)
+        )
+    })
+    return handlers.handle("health", () =>
+      Effect.map(Effect.zip(pingDatabase, pingRedis, { concurrent: true }), ([, redisState]) => ({
+        status: "ok" as const,
+        database: "ok" as const,
+        redis: redisState
+      })))
+  }))

@@ -1,0 +1,16 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AdminApi } from "../admin/Api.ts"
+import { AuthApi } from "../auth/Api.ts"
+import { GuildsApi } from "../guilds/Api.ts"
+import { HealthApi } from "../health/Api.ts"
+import { UsersApi } from "../users/Api.ts"
+
+/** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
+export class Api extends HttpApi.make("guildhall")
+  .add(HealthApi)
+  .add(AuthApi)
+  .add(UsersApi)
+  .add(GuildsApi)
+  .add(AdminApi)
+  .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
+{}

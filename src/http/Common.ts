@@ -1,0 +1,23 @@
+import { Schema } from "effect"
+
+const MAX_SNOWFLAKE = 2n ** 63n - 1n
+
+/**
+ * A snowflake id as it travels: a decimal string. Check messages carry the
+ * validation code first; the error mapper turns it into the field error's `code`.
+ */
+export const Snowflake = Schema.String.check(
+  Schema.isPattern(/^(0|[1-9][0-9]{0,18})$/, { message: "INVALID_SNOWFLAKE_FORMAT: Value is not a snowflake" }),
+  Schema.makeFilter((s: string) => BigInt(s) <= MAX_SNOWFLAKE || "SNOWFLAKE_OUT_OF_RANGE: Snowflake is out of range")
+)
+
+/** Text of a bounded length, counted in code points so that odd unicode cannot slip past. */
+export const BoundedText = (min: number, max: number, code = "STRING_LENGTH_INVALID") =>
+  Schema.String.check(
+    Schema.makeFilter((s: string) => {
+      const n = [...s].length
+      return (n >= min && n <= max) || `${code}: Must be between ${min} and ${max} in length`
+    })
+  )
+
+export const SuccessResponse = Schema.Struct({ success: Schema.Literal(true) })

@@ -1,0 +1,106 @@
+import { Schema } from "effect"
+
+/**
+ * The error object of the wire (conventions.md, Errors): `{code, message, ...}`.
+ * Each class is one HTTP status; its `code` names the condition. The `_tag`
+ * exists for `catchTag` but is omitted from the encoded body, so clients see
+ * exactly the documented shape.
+ */
+export const FieldError = Schema.Struct({
+  path: Schema.String,
+  message: Schema.String,
+  code: Schema.optional(Schema.String)
+})
+export type FieldError = typeof FieldError.Type
+
+const wire = <Tag extends string>(tag: Tag) => ({
+  _tag: Schema.tagDefaultOmit(tag),
+  code: Schema.String,
+  message: Schema.String
+})
+
+export class BadRequest extends Schema.TaggedError<BadRequest>()(
+  "BadRequest",
+  Schema.Struct({ ...wire("BadRequest"), errors: Schema.optional(Schema.Array(FieldError)) }),
+  { httpApiStatus: 400 }
+) {}
+
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  Schema.Struct(wire("Unauthorized")),
+  { httpApiStatus: 401 }
+) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  Schema.Struct(wire("Forbidden")),
+  { httpApiStatus: 403 }
+) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  Schema.Struct(wire("NotFound")),
+  { httpApiStatus: 404 }
+) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  Schema.Struct(wire("PayloadTooLarge")),
+  { httpApiStatus: 413 }
+) {}
+
+export class RateLimited extends Schema.TaggedError<RateLimited>()(
+  "RateLimited",
+  Schema.Struct({ ...wire("RateLimited"), retry_after: Schema.Number, global: Schema.Boolean }),
+  { httpApiStatus: 429 }
+) {}
+
+export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
+  "NotImplemented",
+  Schema.Struct(wire("NotImplemented")),
+  { httpApiStatus: 501 }
+) {}
+
+/** An actor did not answer in time: the write may or may not have happened. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()(
+  "Unavailable",
+  Schema.Struct(wire("Unavailable")),
+  { httpApiStatus: 503 }
+) {}
+
+/** Every error a handler may answer with; declared once for the whole API. */
+export const ApiErrors = [
+  BadRequest,
+  Unauthorized,
+  Forbidden,
+  NotFound,
+  PayloadTooLarge,
+  RateLimited,
+  NotImplemented,
+  Unavailable
+] as const
+
+export type ApiError =
+  | BadRequest
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | PayloadTooLarge
+  | RateLimited
+  | NotImplemented
+  | Unavailable
+
+/** One invalid field, reported the way validation failures are (`INVALID_FORM_BODY`). */
+export const invalidField = (path: string, code: string, message: string) =>
+  new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: [{ path, code, message }] })
+
+export const unauthorized = () => new Unauthorized({ code: "UNAUTHORIZED", message: "401: Unauthorized" })
+export const missingPermissions = () => new Forbidden({ code: "MISSING_PERMISSIONS", message: "Missing permissions" })
+export const missingAccess = () => new Forbidden({ code: "MISSING_ACCESS", message: "Missing access" })
+export const unknown = (what: "GUILD" | "USER" | "CHANNEL" | "MEMBER" | "ROLE" | "API_KEY") =>
+  new NotFound({ code: `UNKNOWN_${what}`, message: `Unknown ${what.toLowerCase().replace("_", " ")}` })
+export const actorUnavailable = () =>
+  new Unavailable({
+    code: "SERVICE_UNAVAILABLE",
+    message: "The guild did not answer in time; the outcome is unknown and the request is safe to retry"
+  })

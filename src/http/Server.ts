@@ -1,0 +1,57 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { ByteSize, Effect, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { randomBytes } from "node:crypto"
+import type { unhandled } from "effect/Types"
+import { createServer } from "node:http"
+import { AppConfig } from "../Config.ts"
+import { Api } from "./Api.ts"
+import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
+
+/** Bodies beyond this are refused with 413 before they are parsed. */
+export const MAX_BODY = ByteSize.megabytes(1)
+
+const processTag = randomBytes(3).toString("hex")
+let requestCounter = 0
+
+/**
+ * Runs around every request, routed or not: serves `/v1/...` as `/...`,
+ * caps the body size, tags the response with a request id and turns
+ * everything that escaped into the error object.
+ */
+const requestMiddleware = (logRequests: boolean) =>
+  HttpRouter.middleware<{ handles: unknown }>()((httpEffect): Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    unhandled,
+    HttpServerRequest.HttpServerRequest
+  > =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const requestId = `${processTag}-${(++requestCounter).toString(36)}`
+      const unversioned = request.url === "/v1" || request.url.startsWith("/v1/") || request.url.startsWith("/v1?")
+        ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: request.url.slice(3) || "/" }))
+        : httpEffect
+      const response = yield* unversioned.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY),
+        Effect.catchCause((cause) => toErrorResponse(cause, requestId))
+      )
+      if (logRequests) yield* Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId })
+      const final = response.status === 415 ? unsupportedMediaType(request) : response
+      return HttpServerResponse.setHeader(final, "x-request-id", requestId)
+    }), { global: true })
+
+/** Routes of the API, `/openapi.json` and `/docs`, behind the request middleware. */
+export const routes = (logRequests: boolean) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }),
+    HttpApiScalar.layer(Api, { path: "/docs" }),
+    requestMiddleware(logRequests)
+  )
+
+/** The HTTP server on HOST:PORT; the engine's per-request logger is off (it halves throughput). */
+export const serve = <A, E, R>(handlers: Layer.Layer<A, E, R>) =>
+  Layer.unwrap(Effect.map(AppConfig, (settings) =>
+    HttpRouter.serve(routes(settings.logRequests).pipe(Layer.provide(handlers)), { disableLogger: true }).pipe(
+      Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
+    )))

@@ -1,0 +1,12 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { apiLayer } from "./App.ts"
+import { AppConfig } from "./Config.ts"
+
+/** The API process. With no DATABASE_URL and REDIS_URL it is the whole system in one process. */
+const main = Effect.gen(function*() {
+  const settings = yield* AppConfig
+  return yield* Layer.launch(apiLayer(settings))
+}).pipe(Effect.provide(AppConfig.layer))
+
+NodeRuntime.runMain(main)

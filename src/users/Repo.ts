@@ -1,0 +1,132 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { UserPartialResponse, UserPrivateResponse } from "./Schemas.ts"
+
+/** A row of `users` as the code uses it; bigint columns arrive as strings. */
+export interface UserRow {
+  readonly id: string
+  readonly username: string
+  readonly discriminator: string
+  readonly global_name: string | null
+  readonly email: string | null
+  readonly email_verified: boolean
+  readonly password_hash: string | null
+  readonly date_of_birth: string | null
+  readonly avatar: string | null
+  readonly banner: string | null
+  readonly bio: string | null
+  readonly pronouns: string | null
+  readonly accent_color: number | null
+  readonly flags: string
+  readonly acls: ReadonlyArray<string>
+  readonly traits: ReadonlyArray<string>
+  readonly bot: boolean
+  readonly created_at: Date | string
+}
+
+export interface NewUser {
+  readonly id: string
+  readonly username: string
+  readonly discriminator: string
+  readonly globalName: string | null
+  readonly email: string
+  readonly passwordHash: string
+  readonly dateOfBirth: string
+  readonly theme: string
+}
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString()
+
+export const toUserPartial = (row: UserRow): UserPartialResponse => ({
+  id: row.id,
+  username: row.username,
+  discriminator: row.discriminator,
+  global_name: row.global_name,
+  avatar: row.avatar,
+  avatar_color: null,
+  bot: row.bot,
+  flags: Number(row.flags)
+})
+
+export const toUserPrivate = (row: UserRow): UserPrivateResponse => ({
+  ...toUserPartial(row),
+  is_staff: row.acls.length > 0,
+  acls: row.acls,
+  traits: row.traits,
+  email: row.email,
+  phone: null,
+  has_verified_phone: false,
+  bio: row.bio,
+  pronouns: row.pronouns,
+  accent_color: row.accent_color,
+  banner: row.banner,
+  banner_color: null,
+  mfa_enabled: false,
+  authenticator_types: [],
+  verified: row.email_verified,
+  premium_type: null,
+  premium_since: null,
+  premium_until: null,
+  premium_will_cancel: false,
+  premium_billing_cycle: null,
+  premium_lifetime_sequence: null,
+  premium_grace_ends_at: null,
+  premium_discriminator: false,
+  premium_badge_hidden: false,
+  premium_badge_masked: false,
+  premium_badge_timestamp_hidden: false,
+  premium_badge_sequence_hidden: false,
+  premium_purchase_disabled: false,
+  premium_enabled_override: false,
+  premium_perks_disabled: false,
+  password_last_changed_at: null,
+  last_voice_activity_sharing_change_at: null,
+  required_actions: [],
+  nsfw_allowed: false,
+  has_dismissed_premium_onboarding: false,
+  has_ever_purchased: false,
+  has_unread_gift_inventory: false,
+  unread_gift_inventory_count: 0,
+  pending_bulk_message_deletion: null,
+  terms_agreed_at: iso(row.created_at),
+  privacy_agreed_at: iso(row.created_at)
+})
+
+export class UsersRepo extends Context.Service<UsersRepo, {
+  readonly findById: (id: string) => Effect.Effect<UserRow | undefined>
+  readonly findByEmail: (email: string) => Effect.Effect<UserRow | undefined>
+  readonly emailTaken: (email: string) => Effect.Effect<boolean>
+  readonly takenDiscriminators: (username: string) => Effect.Effect<ReadonlySet<string>>
+  /** False when the email or the username#discriminator was taken meanwhile. */
+  readonly insert: (user: NewUser) => Effect.Effect<boolean>
+}>()("guildhall/UsersRepo") {
+  static readonly layer = Layer.effect(
+    UsersRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const first = (rows: ReadonlyArray<UserRow>) => rows[0]
+      return UsersRepo.of({
+        findById: (id) => sql<UserRow>`SELECT * FROM users WHERE id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+        findByEmail: (email) =>
+          sql<UserRow>`SELECT * FROM users WHERE lower(email) = lower(${email})`.pipe(Effect.map(first), Effect.orDie),
+        emailTaken: (email) =>
+          sql`SELECT 1 FROM users WHERE lower(email) = lower(${email})`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
+        takenDiscriminators: (username) =>
+          sql<{ discriminator: string }>`SELECT discriminator FROM users WHERE lower(username) = lower(${username})`.pipe(
+            Effect.map((rows) => new Set(rows.map((r) => r.discriminator))),
+            Effect.orDie
+          ),
+        insert: (user) =>
+          sql`
+            INSERT INTO users (id, username, discriminator, global_name, email, password_hash, date_of_birth, theme)
+            VALUES (${user.id}, ${user.username}, ${user.discriminator}, ${user.globalName}, ${user.email},
+                    ${user.passwordHash}, ${user.dateOfBirth}, ${user.theme})
+            ON CONFLICT DO NOTHING
+            RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+      })
+    })
+  )
+}

@@ -1,0 +1,67 @@
+import { Schema } from "effect"
+
+const Id = Schema.String
+const NullableString = Schema.NullOr(Schema.String)
+const NullableInt = Schema.NullOr(Schema.Int)
+
+export const UserPartialResponse = Schema.Struct({
+  id: Id,
+  username: Schema.String,
+  discriminator: Schema.String,
+  global_name: NullableString,
+  avatar: NullableString,
+  avatar_color: NullableInt,
+  bot: Schema.optional(Schema.Boolean),
+  system: Schema.optional(Schema.Boolean),
+  flags: Schema.Int
+})
+export type UserPartialResponse = typeof UserPartialResponse.Type
+
+export const UserPrivateResponse = Schema.Struct({
+  ...UserPartialResponse.fields,
+  is_staff: Schema.Boolean,
+  acls: Schema.Array(Schema.String),
+  traits: Schema.Array(Schema.String),
+  email: NullableString,
+  phone: Schema.optional(NullableString),
+  has_verified_phone: Schema.Boolean,
+  bio: NullableString,
+  pronouns: NullableString,
+  accent_color: NullableInt,
+  banner: NullableString,
+  banner_color: NullableInt,
+  mfa_enabled: Schema.Boolean,
+  authenticator_types: Schema.optional(Schema.Array(Schema.Int)),
+  verified: Schema.Boolean,
+  premium_type: NullableInt,
+  premium_since: NullableString,
+  premium_until: NullableString,
+  premium_will_cancel: Schema.Boolean,
+  premium_billing_cycle: NullableString,
+  premium_lifetime_sequence: NullableInt,
+  premium_grace_ends_at: NullableString,
+  premium_discriminator: Schema.Boolean,
+  premium_badge_hidden: Schema.Boolean,
+  premium_badge_masked: Schema.Boolean,
+  premium_badge_timestamp_hidden: Schema.Boolean,
+  premium_badge_sequence_hidden: Schema.Boolean,
+  premium_purchase_disabled: Schema.Boolean,
+  premium_enabled_override: Schema.Boolean,
+  premium_perks_disabled: Schema.Boolean,
+  password_last_changed_at: NullableString,
+  last_voice_activity_sharing_change_at: NullableString,
+  required_actions: Schema.Array(Schema.String),
+  nsfw_allowed: Schema.Boolean,
+  has_dismissed_premium_onboarding: Schema.Boolean,
+  has_ever_purchased: Schema.Boolean,
+  has_unread_gift_inventory: Schema.Boolean,
+  unread_gift_inventory_count: Schema.Int,
+  pending_bulk_message_deletion: Schema.NullOr(Schema.Struct({
+    scheduled_at: Schema.String,
+    channel_count: Schema.Int,
+    message_count: Schema.Int
+  })),
+  terms_agreed_at: NullableString,
+  privacy_agreed_at: NullableString
+})
+export type UserPrivateResponse = typeof UserPrivateResponse.Type
