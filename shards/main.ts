@@ -1,0 +1,31 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { clusterPlatformLayer, entitiesLayer } from "../src/App.ts"
+import { AppConfig, isClusterMode } from "../src/Config.ts"
+import { GuildRepo } from "./guild/Repo.ts"
+import { runnerSharding } from "./Cluster.ts"
+import { ControlListener } from "./Control.ts"
+import { LiveActors } from "./LiveActors.ts"
+import { ClusterStats } from "./Stats.ts"
+
+/**
+ * A shard process: a runner hosting guild and user actors. It needs the
+ * Postgres and Redis that every process of the cluster shares.
+ */
+const main = Effect.gen(function*() {
+  const settings = yield* AppConfig
+  if (!isClusterMode(settings)) {
+    return yield* Effect.die(new Error("a shard process needs DATABASE_URL and REDIS_URL (npm start runs everything in one process)"))
+  }
+  yield* Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`)
+  return yield* Layer.launch(
+    Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer).pipe(
+      Layer.provideMerge(runnerSharding(settings)),
+      Layer.provideMerge(GuildRepo.layer),
+      Layer.provideMerge(LiveActors.layer),
+      Layer.provideMerge(clusterPlatformLayer)
+    )
+  )
+}).pipe(Effect.provide(AppConfig.layer))
+
+NodeRuntime.runMain(main)
