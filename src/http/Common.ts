@@ -11,9 +11,14 @@ export const Snowflake = Schema.String.check(
   Schema.makeFilter((s: string) => BigInt(s) <= MAX_SNOWFLAKE || "SNOWFLAKE_OUT_OF_RANGE: Snowflake is out of range")
 )
 
-/** Text of a bounded length, counted in code points so that odd unicode cannot slip past. */
+/** Text that is valid unicode: a lone surrogate cannot be stored or shown. */
+export const WellFormedText = Schema.String.check(
+  Schema.makeFilter((s: string) => s.isWellFormed() || "INVALID_FORMAT: Text is not valid unicode")
+)
+
+/** Well-formed text of a bounded length, counted in code points. */
 export const BoundedText = (min: number, max: number, code = "STRING_LENGTH_INVALID") =>
-  Schema.String.check(
+  WellFormedText.check(
     Schema.makeFilter((s: string) => {
       const n = [...s].length
       return (n >= min && n <= max) || `${code}: Must be between ${min} and ${max} in length`

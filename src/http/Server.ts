@@ -52,6 +52,6 @@ export const routes = (logRequests: boolean) =>
 /** The HTTP server on HOST:PORT; the engine's per-request logger is off (it halves throughput). */
 export const serve = <A, E, R>(handlers: Layer.Layer<A, E, R>) =>
   Layer.unwrap(Effect.map(AppConfig, (settings) =>
-    HttpRouter.serve(routes(settings.logRequests).pipe(Layer.provide(handlers)), { disableLogger: true }).pipe(
+    HttpRouter.serve(routes(settings.logRequests).pipe(Layer.provide(handlers)), { disableLogger: true, routerConfig: { ignoreTrailingSlash: false } }).pipe(
       Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
     )))

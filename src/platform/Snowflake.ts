@@ -5,6 +5,8 @@ import { RedisClient } from "./Redis.ts"
 /** conventions.md: 2015-01-01, 42 bits of ms, 10 bits of node id, 12 bits of sequence. */
 export const SNOWFLAKE_EPOCH = 1420070400000n
 const MAX_NODE = 1024
+/** Node id kept for one-off tools (the admin CLI), so they never collide with a running server. */
+const TOOL_NODE = MAX_NODE - 1
 
 export const makeGenerator = (nodeId: number, now: () => number = Date.now) => {
   let last = 0n
@@ -33,6 +35,8 @@ export class Snowflakes extends Context.Service<Snowflakes, {
   /** One process on its own: node id 0. */
   static readonly layerLocal = Layer.succeed(Snowflakes, { nodeId: 0, next: makeGenerator(0) })
 
+  static readonly layerTool = Layer.succeed(Snowflakes, { nodeId: TOOL_NODE, next: makeGenerator(TOOL_NODE) })
+
   /**
    * Many processes: each leases a node id in Redis and keeps the lease alive,
    * so two running processes never mint the same id.
@@ -44,14 +48,14 @@ export class Snowflakes extends Context.Service<Snowflakes, {
       const owner = randomUUID()
       const leaseMs = 30_000
       const key = (n: number) => `guildhall:snowflake-node:${n}`
-      const start = Math.floor(Math.random() * MAX_NODE)
+      const start = Math.floor(Math.random() * TOOL_NODE)
       let nodeId = -1
-      for (let i = 0; i < MAX_NODE && nodeId < 0; i++) {
-        const candidate = (start + i) % MAX_NODE
+      for (let i = 0; i < TOOL_NODE && nodeId < 0; i++) {
+        const candidate = (start + i) % TOOL_NODE
         const taken = yield* Effect.promise(() => redis.set(key(candidate), owner, "PX", leaseMs, "NX"))
         if (taken === "OK") nodeId = candidate
       }
-      if (nodeId < 0) return yield* Effect.die(new Error("no free snowflake node id: 1024 processes hold one"))
+      if (nodeId < 0) return yield* Effect.die(new Error("no free snowflake node id: 1023 processes hold one"))
       yield* Effect.promise(() => redis.pexpire(key(nodeId), leaseMs)).pipe(
         Effect.repeat(Schedule.spaced("10 seconds")),
         Effect.ignore,

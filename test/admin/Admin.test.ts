@@ -1,0 +1,127 @@
+import { assert, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { field, TestApi } from "../support/Api.ts"
+import { queryAt } from "../support/Postgres.ts"
+
+const admin = (key: string) => `Admin ${key}`
+
+const stats = Effect.gen(function*() {
+  const api = yield* TestApi
+  const reply = yield* api.request("GET", "/admin/gateway/stats", { token: admin(api.adminKey) })
+  assert.strictEqual(reply.status, 200)
+  return reply.body
+})
+const liveGuilds = Effect.map(stats, (body) =>
+  typeof body === "object" && body !== null && "guilds" in body && typeof body.guilds === "number" ? body.guilds : -1)
+
+layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API", (it) => {
+  it.effect("the bootstrap key reaches /admin; users and other keys need ACLs", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const me = yield* api.request("GET", "/admin/users/me", { token: admin(api.adminKey) })
+      assert.strictEqual(me.status, 200)
+      expect(me.body).toMatchObject({ user: { acls: ["*"] } })
+
+      const user = yield* api.register()
+      const asUser = yield* api.request("GET", "/admin/users/me", { token: user.token })
+      assert.strictEqual(asUser.status, 403)
+      expect(asUser.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      const wrongKey = yield* api.request("GET", "/admin/users/me", { token: admin("nope") })
+      assert.strictEqual(wrongKey.status, 401)
+      const bot = yield* api.request("GET", "/admin/users/me", { token: "Bot 1.secret" })
+      assert.strictEqual(bot.status, 401)
+
+      // A user granted admin:authenticate and one route ACL reaches that route only.
+      yield* queryAt(api.databaseUrl, "UPDATE users SET acls = $1 WHERE id = $2", [["admin:authenticate", "admin:gateway:view"], user.userId])
+      const viewStats = yield* api.request("GET", "/admin/gateway/stats", { token: user.token })
+      assert.strictEqual(viewStats.status, 200)
+      const listKeys = yield* api.request("GET", "/admin/api-keys", { token: user.token })
+      assert.strictEqual(listKeys.status, 403)
+    }))
+
+  it.effect("creates, lists and deletes API keys; the secret is shown once; every action is audited", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const created = yield* api.request("POST", "/admin/api-keys", {
+        token: admin(api.adminKey),
+        body: { name: "stats reader", acls: ["admin:gateway:view"], expires_in_days: 30 }
+      })
+      assert.strictEqual(created.status, 200)
+      const keyId = field(created.body, "key_id")
+      const secret = field(created.body, "key")
+      assert.isNotNull(field(created.body, "expires_at"))
+
+      const listed = yield* api.request("GET", "/admin/api-keys", { token: admin(api.adminKey) })
+      expect(listed.body).toEqual(expect.arrayContaining([expect.objectContaining({ key_id: keyId, acls: ["admin:gateway:view"] })]))
+      assert.notInclude(JSON.stringify(listed.body), secret)
+
+      const withNew = yield* api.request("GET", "/admin/gateway/stats", { token: admin(secret) })
+      assert.strictEqual(withNew.status, 200)
+      const beyond = yield* api.request("POST", "/admin/api-keys", { token: admin(secret), body: { name: "x", acls: ["*"] } })
+      assert.strictEqual(beyond.status, 403)
+
+      const badAcl = yield* api.request("POST", "/admin/api-keys", { token: admin(api.adminKey), body: { name: "x", acls: ["root"] } })
+      assert.strictEqual(badAcl.status, 400)
+      const badBody = yield* api.request("POST", "/admin/api-keys", { token: admin(api.adminKey), body: { name: "", acls: "x" } })
+      assert.strictEqual(badBody.status, 400)
+
+      const deleted = yield* api.request("DELETE", `/admin/api-keys/${keyId}`, { token: admin(api.adminKey) })
+      assert.deepStrictEqual(deleted.body, { success: true })
+      const gone = yield* api.request("GET", "/admin/gateway/stats", { token: admin(secret) })
+      assert.strictEqual(gone.status, 401)
+      const again = yield* api.request("DELETE", `/admin/api-keys/${keyId}`, { token: admin(api.adminKey) })
+      assert.strictEqual(again.status, 404)
+
+      const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: keyId } })
+      expect(logs.body).toMatchObject({ total: 2, logs: [{ action: "api_key.delete" }, { action: "api_key.create" }] })
+      const all = yield* api.request("POST", "/admin/audit-logs", { token: admin(api.adminKey), body: { limit: 1 } })
+      expect(all.body).toMatchObject({ logs: [{ target_type: expect.any(String) }] })
+      const badPage = yield* api.request("POST", "/admin/audit-logs", { token: admin(api.adminKey), body: { limit: 1000 } })
+      assert.strictEqual(badPage.status, 400)
+    }))
+
+  it.effect("reload picks up a change written straight into Postgres; shutdown drops the actor", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const created = yield* api.request("POST", "/guilds", { token: owner.token, body: { name: "Before" } })
+      const guildId = field(created.body, "id")
+      const before = yield* liveGuilds
+      assert.isAtLeast(before, 1)
+
+      yield* queryAt(api.databaseUrl, "UPDATE guilds SET name = 'Written behind its back' WHERE id = $1", [guildId])
+      const stale = yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })
+      expect(stale.body).toMatchObject({ name: "Before" })
+      const reload = yield* api.request("POST", "/admin/guilds/reload", { token: admin(api.adminKey), body: { guild_id: guildId } })
+      assert.deepStrictEqual(reload.body, { success: true })
+      const fresh = yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })
+      expect(fresh.body).toMatchObject({ name: "Written behind its back" })
+
+      const memory = yield* api.request("POST", "/admin/gateway/memory-stats", { token: admin(api.adminKey), body: { limit: 100 } })
+      expect(memory.body).toMatchObject({ guilds: expect.arrayContaining([expect.objectContaining({ guild_id: guildId, member_count: 1 })]) })
+
+      const shutdown = yield* api.request("POST", "/admin/guilds/shutdown", { token: admin(api.adminKey), body: { guild_id: guildId } })
+      assert.deepStrictEqual(shutdown.body, { success: true })
+      assert.strictEqual(yield* liveGuilds, before - 1)
+      const restarted = yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })
+      expect(restarted.body).toMatchObject({ name: "Written behind its back" })
+      assert.strictEqual(yield* liveGuilds, before)
+
+      const unknownGuild = yield* api.request("POST", "/admin/guilds/reload", { token: admin(api.adminKey), body: { guild_id: "42" } })
+      assert.strictEqual(unknownGuild.status, 404)
+      expect(unknownGuild.body).toMatchObject({ code: "UNKNOWN_GUILD" })
+      const badId = yield* api.request("POST", "/admin/guilds/shutdown", { token: admin(api.adminKey), body: { guild_id: "x" } })
+      assert.strictEqual(badId.status, 400)
+
+      const reloadAll = yield* api.request("POST", "/admin/gateway/reload-all", { token: admin(api.adminKey), body: { guild_ids: [] } })
+      expect(reloadAll.body).toMatchObject({ count: before })
+      const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: guildId } })
+      expect(logs.body).toMatchObject({ total: 2, logs: [{ action: "guild.shutdown" }, { action: "guild.reload" }] })
+    }))
+
+  it.effect("stats report per process and summed", () =>
+    Effect.gen(function*() {
+      const body = yield* stats
+      expect(body).toMatchObject({ status: "ok", process_count: 1, processes: [{ role: "embedded" }] })
+    }))
+})

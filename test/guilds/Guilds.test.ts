@@ -1,0 +1,113 @@
+import { assert, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { field, TestApi } from "../support/Api.ts"
+
+const createGuild = (token: string, name = "The Hall") =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const reply = yield* api.request("POST", "/guilds", { token, body: { name } })
+    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+    return { id: field(reply.body, "id"), body: reply.body }
+  })
+
+layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds over HTTP", (it) => {
+  it.effect("creates a guild with its @everyone role, a text channel and the owner as member", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const { id, body } = yield* createGuild(owner.token)
+      expect(body).toMatchObject({
+        name: "The Hall",
+        owner_id: owner.userId,
+        member_count: 1,
+        roles: [{ id, name: "@everyone", permissions: "8933636165185" }],
+        channels: [{ type: 0, name: "general", guild_id: id }]
+      })
+      const got = yield* api.request("GET", `/v1/guilds/${id}`, { token: owner.token })
+      assert.strictEqual(got.status, 200)
+      assert.deepStrictEqual(got.body, body)
+
+      const members = yield* api.request("GET", `/guilds/${id}/members?limit=10`, { token: owner.token })
+      assert.strictEqual(members.status, 200)
+      expect(members.body).toMatchObject([{ user: { id: owner.userId }, roles: [], mute: false }])
+      const mine = yield* api.request("GET", `/guilds/${id}/members/@me`, { token: owner.token })
+      expect(mine.body).toMatchObject({ user: { id: owner.userId } })
+
+      const list = yield* api.request("GET", "/users/@me/guilds", { token: owner.token })
+      assert.strictEqual(list.status, 200)
+      expect(list.body).toMatchObject([{ id }])
+    }))
+
+  it.effect("updates settings, checks them against the guild and keeps them", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const { id } = yield* createGuild(owner.token)
+      const patched = yield* api.request("PATCH", `/guilds/${id}`, {
+        token: owner.token,
+        body: { name: "Renamed", afk_timeout: 900, verification_level: 2, content_warning_text: "careful" }
+      })
+      assert.strictEqual(patched.status, 200)
+      expect(patched.body).toMatchObject({ name: "Renamed", afk_timeout: 900, verification_level: 2, content_warning_text: "careful" })
+
+      const elsewhere = yield* api.request("PATCH", `/guilds/${id}`, { token: owner.token, body: { system_channel_id: "123" } })
+      assert.strictEqual(elsewhere.status, 400)
+      expect(elsewhere.body).toMatchObject({ errors: [{ path: "system_channel_id", code: "SYSTEM_CHANNEL_MUST_BE_IN_GUILD" }] })
+      const future = yield* api.request("PATCH", `/guilds/${id}`, {
+        token: owner.token,
+        body: { message_history_cutoff: "2999-01-01T00:00:00Z" }
+      })
+      expect(future.body).toMatchObject({ errors: [{ code: "MESSAGE_HISTORY_CUTOFF_IN_FUTURE" }] })
+      const outOfRange = yield* api.request("PATCH", `/guilds/${id}`, { token: owner.token, body: { afk_timeout: 5 } })
+      assert.strictEqual(outOfRange.status, 400)
+
+      const again = yield* api.request("GET", `/guilds/${id}`, { token: owner.token })
+      expect(again.body).toMatchObject({ name: "Renamed", afk_timeout: 900 })
+    }))
+
+  it.effect("keeps non-members out: 403 MISSING_ACCESS, 404 UNKNOWN_GUILD for no guild", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const stranger = yield* api.register()
+      const { id } = yield* createGuild(owner.token)
+      for (const [method, path] of [["GET", `/guilds/${id}`], ["GET", `/guilds/${id}/members`], ["GET", `/guilds/${id}/members/@me`]] as const) {
+        const reply = yield* api.request(method, path, { token: stranger.token })
+        assert.strictEqual(reply.status, 403, path)
+        expect(reply.body).toMatchObject({ code: "MISSING_ACCESS" })
+      }
+      const patch = yield* api.request("PATCH", `/guilds/${id}`, { token: stranger.token, body: { name: "mine now" } })
+      assert.strictEqual(patch.status, 403)
+      const missing = yield* api.request("GET", "/guilds/1234567890123", { token: owner.token })
+      assert.strictEqual(missing.status, 404)
+      expect(missing.body).toMatchObject({ code: "UNKNOWN_GUILD" })
+      const noToken = yield* api.request("GET", `/guilds/${id}`)
+      assert.strictEqual(noToken.status, 401)
+    }))
+
+  it.effect("validates the create body: name 1 to 100 characters", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      for (const name of ["", "x".repeat(101)]) {
+        const reply = yield* api.request("POST", "/guilds", { token: owner.token, body: { name } })
+        assert.strictEqual(reply.status, 400)
+        expect(reply.body).toMatchObject({ code: "INVALID_FORM_BODY", errors: [{ path: "name", code: "STRING_LENGTH_INVALID" }] })
+      }
+      const missing = yield* api.request("POST", "/guilds", { token: owner.token, body: {} })
+      assert.strictEqual(missing.status, 400)
+    }))
+
+  it.effect("pages members with limit and after", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const { id } = yield* createGuild(owner.token)
+      const after = yield* api.request("GET", `/guilds/${id}/members?after=${owner.userId}`, { token: owner.token })
+      assert.deepStrictEqual(after.body, [])
+      const badLimit = yield* api.request("GET", `/guilds/${id}/members?limit=0`, { token: owner.token })
+      assert.strictEqual(badLimit.status, 400)
+      const tooMany = yield* api.request("GET", `/guilds/${id}/members?limit=1001`, { token: owner.token })
+      assert.strictEqual(tooMany.status, 400)
+    }))
+})

@@ -1,0 +1,69 @@
+import { Effect } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { once } from "node:events"
+import { createServer } from "node:net"
+import { resolve } from "node:path"
+
+export const ROOT = resolve(import.meta.dirname, "..", "..")
+/** The pinned Node 24, never whatever `node` the PATH has. */
+export const NODE = resolve(ROOT, "node_modules", ".bin", "node")
+
+export const freePort = Effect.promise(() =>
+  new Promise<number>((done, fail) => {
+    const server = createServer()
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => done(port))
+    })
+  })
+)
+
+export interface Started {
+  readonly child: ChildProcess
+  readonly output: () => string
+}
+
+/** Starts `node <script>` with `env`; killed (SIGKILL after a grace period) when the scope ends. */
+export const startProcess = (script: string, env: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.sync((): Started => {
+      const child = spawn(NODE, [resolve(ROOT, script)], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let output = ""
+      const keep = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-20_000)
+      }
+      child.stdout?.on("data", keep)
+      child.stderr?.on("data", keep)
+      return { child, output: () => output }
+    }),
+    ({ child }) => stopProcess(child)
+  )
+
+export const stopProcess = (child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") =>
+  Effect.promise(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = once(child, "exit")
+    child.kill(signal)
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+    await exited
+    clearTimeout(timer)
+  })
+
+/** Polls `url` until it answers 200, or fails with the process's output after `seconds`. */
+export const waitHealthy = (url: string, started: Started, seconds = 60) =>
+  Effect.promise(async () => {
+    const deadline = Date.now() + seconds * 1000
+    while (Date.now() < deadline) {
+      if (started.child.exitCode !== null) break
+      const ok = await fetch(url).then((r) => r.ok, () => false)
+      if (ok) return
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    throw new Error(`${url} did not become healthy:\n${started.output()}`)
+  })
