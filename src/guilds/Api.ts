@@ -27,5 +27,10 @@ export class GuildsApi extends HttpApiGroup.make("guilds").add(
     params: guildPath,
     success: GuildMemberResponse,
     error: ApiErrors
+  }),
+  HttpApiEndpoint.get("member", "/guilds/:guild_id/members/:user_id", {
+    params: { ...guildPath, user_id: Snowflake },
+    success: GuildMemberResponse,
+    error: ApiErrors
   })
 ).middleware(UserAuthentication) {}

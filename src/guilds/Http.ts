@@ -43,4 +43,7 @@ export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
       .handle("myMember", ({ params }) =>
         Effect.flatMap(CurrentUser, (me) =>
           actors.bounded(actors.guild(params.guild_id).GetMember({ userId: me.id, targetId: me.id }))))
+      .handle("member", ({ params }) =>
+        Effect.flatMap(CurrentUser, (me) =>
+          actors.bounded(actors.guild(params.guild_id).GetMember({ userId: me.id, targetId: params.user_id }))))
   }))

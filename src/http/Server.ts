@@ -8,6 +8,7 @@ import { createServer } from "node:http"
 import { AppConfig } from "../Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
+import { PlannedRoutesLayer } from "./NotImplemented.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
 export const MAX_BODY = ByteSize.megabytes(1)
@@ -46,6 +47,7 @@ export const routes = (logRequests: boolean) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }),
     HttpApiScalar.layer(Api, { path: "/docs" }),
+    PlannedRoutesLayer,
     requestMiddleware(logRequests)
   )
 

@@ -32,6 +32,11 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds ov
       expect(members.body).toMatchObject([{ user: { id: owner.userId }, roles: [], mute: false }])
       const mine = yield* api.request("GET", `/guilds/${id}/members/@me`, { token: owner.token })
       expect(mine.body).toMatchObject({ user: { id: owner.userId } })
+      const byId = yield* api.request("GET", `/guilds/${id}/members/${owner.userId}`, { token: owner.token })
+      assert.deepStrictEqual(byId.body, mine.body)
+      const notMember = yield* api.request("GET", `/guilds/${id}/members/123`, { token: owner.token })
+      assert.strictEqual(notMember.status, 404)
+      expect(notMember.body).toMatchObject({ code: "UNKNOWN_MEMBER" })
 
       const list = yield* api.request("GET", "/users/@me/guilds", { token: owner.token })
       assert.strictEqual(list.status, 200)
