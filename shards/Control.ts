@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
-import { CONTROL_CHANNEL } from "../src/admin/GuildReloader.ts"
+import { controlChannel } from "../src/admin/GuildReloader.ts"
+import { AppConfig } from "../src/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import { Guild } from "./guild/Protocol.ts"
 import { LiveActors } from "./LiveActors.ts"
@@ -13,6 +14,7 @@ export const ControlListener = {
   layer: Layer.effectDiscard(
     Effect.gen(function*() {
       const redis = yield* RedisClient
+      const { redisKeyPrefix } = yield* AppConfig
       const live = yield* LiveActors
       const guild = yield* Guild.client
       const subscriber = yield* Effect.acquireRelease(
@@ -28,7 +30,7 @@ export const ControlListener = {
       subscriber.on("message", (_channel: string, command: string) => {
         if (command === "reload-all") run(reloadLive)
       })
-      yield* Effect.promise(() => subscriber.subscribe(CONTROL_CHANNEL))
+      yield* Effect.promise(() => subscriber.subscribe(controlChannel(redisKeyPrefix)))
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schedule, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
+import { AppConfig } from "../src/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import { LiveActors } from "./LiveActors.ts"
 
@@ -30,7 +31,6 @@ const decodeSnapshot = Schema.decodeUnknownEffect(Schema.fromJsonString(ProcessS
 const HEAVIEST = 100
 const PUBLISH_EVERY = "2 seconds"
 const EXPIRES_MS = 10_000
-const key = (processId: string) => `guildhall:stats:${processId}`
 
 const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]): ProcessSnapshot => ({
   process_id: processId,
@@ -73,18 +73,28 @@ export class ClusterStats extends Context.Service<ClusterStats, {
       Effect.gen(function*() {
         const redis = yield* RedisClient
         const live = yield* LiveActors
+        const { redisKeyPrefix } = yield* AppConfig
+        // An index scored by expiry time names the live processes without scanning the keyspace.
+        const index = `${redisKeyPrefix}stats`
+        const key = (id: string) => `${redisKeyPrefix}stats:${id}`
         const processId = randomUUID()
         if (publish) {
           const write = Effect.promise(() =>
-            redis.set(key(processId), JSON.stringify(snapshotOf(processId, role, live)), "PX", EXPIRES_MS)
+            redis.multi()
+              .set(key(processId), JSON.stringify(snapshotOf(processId, role, live)), "PX", EXPIRES_MS)
+              .zadd(index, Date.now() + EXPIRES_MS, processId)
+              .exec()
           )
           yield* write.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(PUBLISH_EVERY)), Effect.forkScoped)
-          yield* Effect.addFinalizer(() => Effect.promise(() => redis.del(key(processId))).pipe(Effect.ignore))
+          yield* Effect.addFinalizer(() =>
+            Effect.promise(() => redis.multi().del(key(processId)).zrem(index, processId).exec()).pipe(Effect.ignore)
+          )
         }
         const all = Effect.gen(function*() {
-          const keys = yield* Effect.promise(() => redis.keys("guildhall:stats:*"))
-          if (keys.length === 0) return []
-          const values = yield* Effect.promise(() => redis.mget(keys))
+          yield* Effect.promise(() => redis.zremrangebyscore(index, "-inf", Date.now()))
+          const ids = yield* Effect.promise(() => redis.zrange(index, 0, -1))
+          if (ids.length === 0) return []
+          const values = yield* Effect.promise(() => redis.mget(ids.map(key)))
           const snapshots: Array<ProcessSnapshot> = []
           for (const value of values) {
             if (value === null) continue

@@ -15,6 +15,8 @@ export interface Settings {
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   /** A real Redis; present means cluster mode (shards in other processes). */
   readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Every Redis key and channel of this deployment starts with it. */
+  readonly redisKeyPrefix: string
   /** Where a shard process listens for other runners, and the host it advertises. */
   readonly shardHost: string
   readonly shardPort: number
@@ -49,6 +51,7 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./data")),
   databaseUrl: Config.Redacted("DATABASE_URL").pipe(Config.option),
   redisUrl: Config.Redacted("REDIS_URL").pipe(Config.option),
+  redisKeyPrefix: Config.String("REDIS_KEY_PREFIX").pipe(Config.withDefault("guildhall:")),
   shardHost: Config.String("SHARD_HOST").pipe(Config.withDefault("127.0.0.1")),
   shardPort: Config.Port("SHARD_PORT").pipe(Config.withDefault(34431)),
   shardAdvertiseHost: Config.String("SHARD_ADVERTISE_HOST").pipe(Config.withDefault("127.0.0.1")),

@@ -1,10 +1,12 @@
 import { Context, Effect, Layer } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { ClusterStats } from "../../shards/Stats.ts"
+import { AppConfig } from "../Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
 
-export const CONTROL_CHANNEL = "guildhall:control"
+/** The channel operator commands are broadcast on to every shard process. */
+export const controlChannel = (redisKeyPrefix: string) => `${redisKeyPrefix}control`
 const BATCH = 20
 
 /** Reloads guild actors in small batches, in the background, so the caller is answered at once. */
@@ -43,13 +45,14 @@ export class GuildReloader extends Context.Service<GuildReloader, {
       const actors = yield* Actors
       const redis = yield* RedisClient
       const stats = yield* ClusterStats
+      const { redisKeyPrefix } = yield* AppConfig
       return {
         reloadAll: (guildIds) =>
           guildIds.length > 0
             ? Effect.as(reloadInBatches(actors, guildIds), guildIds.length)
             : Effect.gen(function*() {
               const processes = yield* stats.all
-              yield* Effect.promise(() => redis.publish(CONTROL_CHANNEL, "reload-all"))
+              yield* Effect.promise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all"))
               return processes.reduce((n, p) => n + p.guilds, 0)
             })
       }

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
+import { AppConfig } from "../Config.ts"
 import { RedisClient } from "./Redis.ts"
 
 /** conventions.md: 2015-01-01, 42 bits of ms, 10 bits of node id, 12 bits of sequence. */
@@ -45,9 +46,10 @@ export class Snowflakes extends Context.Service<Snowflakes, {
     Snowflakes,
     Effect.gen(function*() {
       const redis = yield* RedisClient
+      const { redisKeyPrefix } = yield* AppConfig
       const owner = randomUUID()
       const leaseMs = 30_000
-      const key = (n: number) => `guildhall:snowflake-node:${n}`
+      const key = (n: number) => `${redisKeyPrefix}snowflake-node:${n}`
       const start = Math.floor(Math.random() * TOOL_NODE)
       let nodeId = -1
       for (let i = 0; i < TOOL_NODE && nodeId < 0; i++) {

@@ -17,6 +17,7 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   dataDir: database.dataDir,
   databaseUrl: database.databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(database.databaseUrl)),
   redisUrl: Option.none(),
+  redisKeyPrefix: "guildhall-test:",
   shardHost: "127.0.0.1",
   shardPort: 34431,
   shardAdvertiseHost: "127.0.0.1",
