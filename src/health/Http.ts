@@ -7,6 +7,9 @@ import { RedisClient } from "../platform/Redis.ts"
 
 const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: `${what} is not answering` })
 
+/** How long one probe of Postgres and Redis answers for: liveness polls must not load the database. */
+const PROBE_TTL = "1 second"
+
 export const HealthHttp = HttpApiBuilder.group(Api, "health", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -21,10 +24,13 @@ export const HealthHttp = HttpApiBuilder.group(Api, "health", (handlers) =>
           Effect.as("ok" as const)
         )
     })
-    return handlers.handle("health", () =>
+    const probe = yield* Effect.cachedWithTTL(
       Effect.map(Effect.zip(pingDatabase, pingRedis, { concurrent: true }), ([, redisState]) => ({
         status: "ok" as const,
         database: "ok" as const,
         redis: redisState
-      })))
+      })),
+      PROBE_TTL
+    )
+    return handlers.handle("health", () => probe)
   }))
