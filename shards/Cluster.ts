@@ -66,6 +66,13 @@ const redisOwnership = (settings: Settings) =>
     lockExpirationMillis: settings.shardLockExpirationSeconds * 1000
   })
 
+/**
+ * Runner-to-runner and API-to-runner messages travel as SchemaBinary. Every
+ * entity payload, success and error schema must have a binary layout; a union
+ * needs a literal discriminator that survives encoding (see `onWire` in
+ * guild/Protocol.ts). A reply that has no layout throws on the runner while it
+ * is being sent: the reply is stored, but the caller's call never completes.
+ */
 const serialization = RpcSerialization.layerSchemaBinary()
 
 /** Sharding of the single process that is the whole system. */

@@ -21,25 +21,34 @@ let requestCounter = 0
  * caps the body size, tags the response with a request id and turns
  * everything that escaped into the error object.
  */
+const isVersioned = (url: string) => url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?")
+
 const requestMiddleware = (logRequests: boolean) =>
   HttpRouter.middleware<{ handles: unknown }>()((httpEffect): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     unhandled,
     HttpServerRequest.HttpServerRequest
   > =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
+    // Combinators rather than a generator: this runs on every request.
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
-      const unversioned = request.url === "/v1" || request.url.startsWith("/v1/") || request.url.startsWith("/v1?")
+      const routed = isVersioned(request.url)
         ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: request.url.slice(3) || "/" }))
         : httpEffect
-      const response = yield* unversioned.pipe(
+      const answered = routed.pipe(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY),
-        Effect.catchCause((cause) => toErrorResponse(cause, requestId))
+        Effect.catchCause((cause) => toErrorResponse(cause, requestId)),
+        Effect.map((response) =>
+          HttpServerResponse.setHeader(
+            response.status === 415 ? unsupportedMediaType(request) : response,
+            "x-request-id",
+            requestId
+          )
+        )
       )
-      if (logRequests) yield* Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId })
-      const final = response.status === 415 ? unsupportedMediaType(request) : response
-      return HttpServerResponse.setHeader(final, "x-request-id", requestId)
+      return logRequests
+        ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId }))
+        : answered
     }), { global: true })
 
 /** Routes of the API, `/openapi.json` and `/docs`, behind the request middleware. */
