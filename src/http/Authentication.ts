@@ -1,14 +1,13 @@
 import { Context } from "effect"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { HttpApiMiddleware } from "effect/http-api"
 import type { Session } from "../auth/Sessions.ts"
 import { Forbidden, Unauthorized } from "./Errors.ts"
 
-/**
- * The `Authorization` header carries every kind of credential
- * (conventions.md): a bare session token, `Bot …`, `Bearer …` or `Admin …`.
- * It is read as an API key so that the prefix is ours to interpret.
+/*
+ * The `Authorization` header carries every kind of credential (conventions.md):
+ * a bare session token, `Bot …`, `Bearer …` or `Admin …`. The middlewares read
+ * it themselves, so the prefix is ours to interpret.
  */
-const authorizationHeader = HttpApiSecurity.apiKey({ in: "header", key: "Authorization" })
 
 /** Who is calling a user route. */
 export class CurrentUser extends Context.Service<CurrentUser, {
@@ -19,7 +18,6 @@ export class CurrentUser extends Context.Service<CurrentUser, {
 export class UserAuthentication extends HttpApiMiddleware.Service<UserAuthentication, {
   provides: CurrentUser
 }>()("guildhall/UserAuthentication", {
-  security: { authorization: authorizationHeader },
   error: [Unauthorized]
 }) {}
 
@@ -33,7 +31,6 @@ export class CurrentOperator extends Context.Service<CurrentOperator, {
 export class AdminAuthentication extends HttpApiMiddleware.Service<AdminAuthentication, {
   provides: CurrentOperator
 }>()("guildhall/AdminAuthentication", {
-  security: { authorization: authorizationHeader },
   error: [Unauthorized, Forbidden]
 }) {}
 
