@@ -9,7 +9,7 @@
 # Logs and pid files: .tmp/cluster/{migrate,shard1..N,api}.log and *.pid.
 # Environment: PORT (API, default 8080), DATABASE_URL (default
 # postgres://postgres@127.0.0.1:5432/guildhall, created when missing), REDIS_URL
-# (default redis://127.0.0.1:6379); RATE_LIMITS, LOG_REQUESTS, ADMIN_BOOTSTRAP_KEY and
+# (default redis://127.0.0.1:6379); LOG_REQUESTS, ADMIN_BOOTSTRAP_KEY and
 # the other settings of src/Config.ts pass through to every process.
 set -euo pipefail
 

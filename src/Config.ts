@@ -31,8 +31,6 @@ export interface Settings {
   readonly actorIdleMinutes: number
   /** Secret of an admin API key with every ACL, made sure of at start. */
   readonly adminBootstrapKey: Option.Option<Redacted.Redacted>
-  /** Rate limits are on unless switched off explicitly (tests, benchmarks). */
-  readonly rateLimits: boolean
   /** Log every request (otherwise only errors and a sample are logged). */
   readonly logRequests: boolean
 }
@@ -60,7 +58,6 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   maxResidentActors: positiveInt("MAX_RESIDENT_ACTORS", 100_000),
   actorIdleMinutes: positiveInt("ACTOR_IDLE_MINUTES", 30),
   adminBootstrapKey: Config.Redacted("ADMIN_BOOTSTRAP_KEY").pipe(Config.option),
-  rateLimits: Config.Boolean("RATE_LIMITS").pipe(Config.withDefault(true)),
   logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false))
 })
 

@@ -2,7 +2,7 @@
 //
 // In one run:
 //   1. boots the embedded server (`node_modules/.bin/node src/main.ts`: no DATABASE_URL,
-//      no REDIS_URL, a fresh temporary DATA_DIR, a free port, RATE_LIMITS=false), waits
+//      no REDIS_URL, a fresh temporary DATA_DIR, a free port), waits
 //      for GET /_health, registers a user and creates a guild;
 //   2. starts ops/bench/bare-health.ts, a bare node:http server answering the same body;
 //   3. measures with autocannon, each after a warm-up: the bare server's /_health, our
@@ -15,7 +15,7 @@
 //   BENCH_CONNECTIONS (50), BENCH_BOOT_SECONDS (how long the server may take to answer
 //   /_health, 90), BENCH_RESULTS (where to write the JSON, default ops/bench/results.json),
 //   BENCH_SERVER_URL (measure an already running server on loopback instead of booting
-//   one, e.g. the cluster of ops/cluster.sh started with RATE_LIMITS=false),
+//   one, e.g. the cluster of ops/cluster.sh),
 //   BENCH_BARE_ONLY=1 (measure the bare server alone: a check of the harness; writes JSON
 //   only when BENCH_RESULTS is set).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
@@ -201,7 +201,6 @@ const bootEmbedded = async (bootSeconds: number): Promise<{ base: string; health
     HOST: "127.0.0.1",
     PORT: String(port),
     DATA_DIR: dataDir,
-    RATE_LIMITS: "false",
     LOG_REQUESTS: "false"
   }
   // Embedded mode: one process, PGlite, no Redis, whatever the caller's shell has set.

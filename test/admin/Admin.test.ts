@@ -1,7 +1,9 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { field, TestApi } from "../support/Api.ts"
+import { execFile } from "node:child_process"
 import { queryAt } from "../support/Postgres.ts"
+import { NODE, ROOT } from "../support/Processes.ts"
 
 const admin = (key: string) => `Admin ${key}`
 
@@ -117,6 +119,26 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       expect(reloadAll.body).toMatchObject({ count: before })
       const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: guildId } })
       expect(logs.body).toMatchObject({ total: 2, logs: [{ action: "guild.shutdown" }, { action: "guild.reload" }] })
+    }))
+
+  it.effect("`npm run admin -- create-key` prints only a working key", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const run = (args: ReadonlyArray<string>) =>
+        Effect.promise(() =>
+          new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+            execFile(NODE, [`${ROOT}/src/admin/cli.ts`, ...args], { env: { PATH: process.env.PATH ?? "", DATABASE_URL: api.databaseUrl } }, (error, stdout, stderr) =>
+              done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
+          })
+        )
+      const made = yield* run(["create-key", "--name", "cli operator", "--acls", "admin:gateway:view"])
+      assert.strictEqual(made.code, 0, made.stderr)
+      assert.match(made.stdout, /^[A-Za-z0-9_-]{43}\n$/)
+      const reply = yield* api.request("GET", "/admin/gateway/stats", { token: admin(made.stdout.trim()) })
+      assert.strictEqual(reply.status, 200)
+      const wrong = yield* run(["create-key", "--name", "x", "--acls", "root"])
+      assert.notStrictEqual(wrong.code, 0)
+      assert.include(wrong.stderr, "unknown ACL root")
     }))
 
   it.effect("stats report per process and summed", () =>

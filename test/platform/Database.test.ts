@@ -26,7 +26,6 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   maxResidentActors: 1_000,
   actorIdleMinutes: 30,
   adminBootstrapKey: Option.none(),
-  rateLimits: false,
   logRequests: false
 })
 

@@ -32,7 +32,6 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
       REDIS_URL: "redis://127.0.0.1:6379",
       REDIS_KEY_PREFIX: prefix,
       ADMIN_BOOTSTRAP_KEY: adminKey,
-      RATE_LIMITS: "false",
       ACTOR_CALL_TIMEOUT_MS: "3000"
     }
     const startShard = Effect.gen(function*() {

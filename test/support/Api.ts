@@ -42,7 +42,6 @@ export class TestApi extends Context.Service<TestApi, {
           PORT: String(port),
           DATABASE_URL: databaseUrl,
           ADMIN_BOOTSTRAP_KEY: adminKey,
-          RATE_LIMITS: "false",
           ...env
         })
         yield* waitHealthy(`${baseUrl}/_health`, started)
