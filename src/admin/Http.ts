@@ -25,6 +25,20 @@ export const AdminHttp = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const stats = yield* ClusterStats
     const reloader = yield* GuildReloader
 
+    /** An operator's command to one guild's actor: it must exist in Postgres; the act is audited. */
+    const guildOperation = <A, E>(
+      action: string,
+      guildId: string,
+      command: (guild: ReturnType<typeof actors.guild>) => Effect.Effect<A, E>
+    ) =>
+      Effect.gen(function*() {
+        const op = yield* requireAcl(Acl.guildsManage)
+        if (!(yield* guilds.exists(guildId))) return yield* unknown("GUILD")
+        yield* actors.bounded(command(actors.guild(guildId)))
+        yield* repo.audit({ adminId: op.id, action, targetType: "guild", targetId: guildId })
+        return { success: true as const }
+      })
+
     return handlers
       .handle("createApiKey", ({ payload }) =>
         Effect.gen(function*() {
@@ -70,22 +84,8 @@ export const AdminHttp = HttpApiBuilder.group(Api, "admin", (handlers) =>
         }))
       .handle("auditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
       .handle("searchAuditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
-      .handle("reloadGuild", ({ payload }) =>
-        Effect.gen(function*() {
-          const op = yield* requireAcl(Acl.guildsManage)
-          if (!(yield* guilds.exists(payload.guild_id))) return yield* unknown("GUILD")
-          yield* actors.bounded(actors.guild(payload.guild_id).Reload())
-          yield* repo.audit({ adminId: op.id, action: "guild.reload", targetType: "guild", targetId: payload.guild_id })
-          return { success: true as const }
-        }))
-      .handle("shutdownGuild", ({ payload }) =>
-        Effect.gen(function*() {
-          const op = yield* requireAcl(Acl.guildsManage)
-          if (!(yield* guilds.exists(payload.guild_id))) return yield* unknown("GUILD")
-          yield* actors.bounded(actors.guild(payload.guild_id).Shutdown())
-          yield* repo.audit({ adminId: op.id, action: "guild.shutdown", targetType: "guild", targetId: payload.guild_id })
-          return { success: true as const }
-        }))
+      .handle("reloadGuild", ({ payload }) => guildOperation("guild.reload", payload.guild_id, (guild) => guild.Reload()))
+      .handle("shutdownGuild", ({ payload }) => guildOperation("guild.shutdown", payload.guild_id, (guild) => guild.Shutdown()))
       .handle("reloadAll", ({ payload }) =>
         Effect.gen(function*() {
           const op = yield* requireAcl(Acl.gatewayManage)
