@@ -145,11 +145,15 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
     const reloaded = yield* json(`${base}/guilds/${target}`, { headers: auth })
     expect(reloaded.body).toMatchObject({ name: "from the database" })
 
-    // A dead process's figures expire from the sum.
-    yield* waitFor("the killed process drops out of the stats", stats, (ps) => ps.length === 2 && !ps.some((p) => p.pid === victim?.child.pid))
+    // A dead process's figures expire from the sum; the survivors hold every guild.
+    yield* waitFor(
+      "the killed process drops out of the stats",
+      Effect.andThen(readAll, stats),
+      (ps) => ps.length === 2 && !ps.some((p) => p.pid === victim?.child.pid) && liveTotal(ps) === 40
+    )
 
     // Shutdown drops the actor (stats go down); the next request starts it again.
-    const before = liveTotal(yield* stats)
+    const before = 40
     const shutdown = yield* json(`${base}/admin/guilds/shutdown`, { method: "POST", headers: { ...adminHeaders, "content-type": "application/json" }, body: JSON.stringify({ guild_id: target }) })
     assert.strictEqual(shutdown.status, 200)
     yield* waitFor("stats drop the shut down actor", stats, (ps) => liveTotal(ps) === before - 1)
