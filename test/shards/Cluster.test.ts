@@ -96,6 +96,7 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
 
     // SIGKILL one shard process during a stream of writes.
     const acknowledged = new Map<string, string>()
+    const failures: Array<{ status: number; body: unknown }> = []
     const attempted = new Map<string, Set<string>>()
     let writing = true
     const writer = Effect.gen(function*() {
@@ -106,6 +107,7 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
         attempted.set(id, (attempted.get(id) ?? new Set()).add(name))
         const reply = yield* json(`${base}/guilds/${id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ name }) })
         if (reply.status === 200) acknowledged.set(id, name)
+        else failures.push(reply)
       }
     })
     const writers = yield* Effect.forkChild(Effect.all([writer, writer, writer, writer], { concurrency: "unbounded" }))
@@ -136,6 +138,11 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
       assert.isTrue(name === last || (nameNumber > lastNumber && (attempted.get(id)?.has(name) ?? false)), `${id}: ${name} vs ${last}`)
     }
     assert.isAbove(acknowledged.size, 0)
+    // A write caught by the failover answers 503 with the error object, never a 500.
+    for (const failure of failures) {
+      assert.strictEqual(failure.status, 503)
+      expect(failure.body).toMatchObject({ code: "SERVICE_UNAVAILABLE" })
+    }
 
     // Reload picks up a change written straight into Postgres.
     const target = guildIds[0] ?? ""
