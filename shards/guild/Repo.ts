@@ -1,11 +1,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/guilds/Schemas.ts"
+import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
 import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
 import type { GuildSettings, GuildState, SettingsPatch } from "./State.ts"
-
-const iso = (value: Date | string | null): string | null =>
-  value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString()
 
 interface GuildRow extends Omit<GuildSettings, "message_history_cutoff"> {
   readonly message_history_cutoff: Date | string | null
@@ -52,15 +50,15 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
           const { created_at, ...settings } = guild
           const state: GuildState = {
-            guild: { ...settings, message_history_cutoff: iso(guild.message_history_cutoff) },
-            createdAt: iso(created_at) ?? new Date(0).toISOString(),
+            guild: { ...settings, message_history_cutoff: isoTimestampOrNull(guild.message_history_cutoff) },
+            createdAt: isoTimestamp(created_at),
             roles: new Map(roles.map((r) => [r.id, r])),
             channels: new Map(channels.map((c) => [c.id, { ...c, permission_overwrites: [] }])),
             members: new Map(members.map((m): [string, GuildMemberResponse] => [m.id, {
               user: toUserPartial(m),
               nick: m.member_nick,
               roles: m.member_roles,
-              joined_at: iso(m.joined_at) ?? "",
+              joined_at: isoTimestamp(m.joined_at),
               mute: m.mute,
               deaf: m.deaf
             }]))

@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
+import { isoTimestamp, isoTimestampOrNull } from "../platform/Timestamps.ts"
 import type { AdminAuditLogResponse, ApiKeyResponse, AuditLogsSearchRequest } from "./Api.ts"
 
 interface KeyRow {
@@ -26,8 +27,8 @@ const toKey = (row: KeyRow): ApiKeyResponse => ({
   key_id: row.id,
   name: row.name,
   acls: row.acls,
-  created_at: new Date(row.created_at).toISOString(),
-  expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString()
+  created_at: isoTimestamp(row.created_at),
+  expires_at: isoTimestampOrNull(row.expires_at)
 })
 
 const toLog = (row: LogRow): AdminAuditLogResponse => ({
@@ -35,7 +36,7 @@ const toLog = (row: LogRow): AdminAuditLogResponse => ({
   admin_user_id: row.admin_user_id,
   action: row.action,
   audit_log_reason: row.audit_log_reason,
-  created_at: new Date(row.created_at).toISOString(),
+  created_at: isoTimestamp(row.created_at),
   metadata: row.metadata,
   target_id: row.target_id,
   target_type: row.target_type

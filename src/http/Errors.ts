@@ -49,18 +49,6 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   { httpApiStatus: 413 }
 ) {}
 
-export class RateLimited extends Schema.TaggedError<RateLimited>()(
-  "RateLimited",
-  Schema.Struct({ ...wire("RateLimited"), retry_after: Schema.Number, global: Schema.Boolean }),
-  { httpApiStatus: 429 }
-) {}
-
-export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
-  "NotImplemented",
-  Schema.Struct(wire("NotImplemented")),
-  { httpApiStatus: 501 }
-) {}
-
 /** An actor did not answer in time: the write may or may not have happened. */
 export class Unavailable extends Schema.TaggedError<Unavailable>()(
   "Unavailable",
@@ -68,27 +56,12 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()(
   { httpApiStatus: 503 }
 ) {}
 
-/** Every error a handler may answer with; declared once for the whole API. */
-export const ApiErrors = [
-  BadRequest,
-  Unauthorized,
-  Forbidden,
-  NotFound,
-  PayloadTooLarge,
-  RateLimited,
-  NotImplemented,
-  Unavailable
-] as const
-
-export type ApiError =
-  | BadRequest
-  | Unauthorized
-  | Forbidden
-  | NotFound
-  | PayloadTooLarge
-  | RateLimited
-  | NotImplemented
-  | Unavailable
+/**
+ * Every error an endpoint may answer with, declared on each so the OpenAPI
+ * document lists them. The body-size limit (413) is enforced before decoding,
+ * by the request middleware, which answers in this same shape.
+ */
+export const ApiErrors = [BadRequest, Unauthorized, Forbidden, NotFound, PayloadTooLarge, Unavailable] as const
 
 /** One invalid field, reported the way validation failures are (`INVALID_FORM_BODY`). */
 export const invalidField = (path: string, code: string, message: string) =>

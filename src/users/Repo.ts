@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { isoTimestamp } from "../platform/Timestamps.ts"
 import type { UserPartialResponse, UserPrivateResponse } from "./Schemas.ts"
 
 /** A row of `users` as the code uses it; bigint columns arrive as strings. */
@@ -34,8 +35,6 @@ export interface NewUser {
   readonly dateOfBirth: string
   readonly theme: string
 }
-
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString()
 
 export const toUserPartial = (row: UserRow): UserPartialResponse => ({
   id: row.id,
@@ -88,8 +87,8 @@ export const toUserPrivate = (row: UserRow): UserPrivateResponse => ({
   has_unread_gift_inventory: false,
   unread_gift_inventory_count: 0,
   pending_bulk_message_deletion: null,
-  terms_agreed_at: iso(row.created_at),
-  privacy_agreed_at: iso(row.created_at)
+  terms_agreed_at: isoTimestamp(row.created_at),
+  privacy_agreed_at: isoTimestamp(row.created_at)
 })
 
 export class UsersRepo extends Context.Service<UsersRepo, {
