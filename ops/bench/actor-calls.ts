@@ -1,5 +1,5 @@
 // `npm run bench:actor`: the cost of one call to a guild actor inside one process, with no
-// HTTP in front: the embedded sharding, a guild loaded in memory, `Get` called with 50
+// HTTP in front: the embedded sharding, a guild loaded in memory, `Get` called with IN_FLIGHT (50)
 // calls in flight. Uses a fresh embedded database in a temporary directory (or DATABASE_URL).
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
@@ -17,7 +17,7 @@ import { Migrations } from "../../src/platform/Migrations.ts"
 import { UsersRepo } from "../../src/users/Repo.ts"
 
 const CALLS = 20_000
-const IN_FLIGHT = 50
+const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 50)
 const owner = { id: "1", username: "bench", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
 
 const measure = Effect.gen(function*() {
