@@ -1,0 +1,35 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Option } from "effect"
+import { AppConfig } from "../src/Config.ts"
+
+/** The settings as a process started with exactly `env` would read them. */
+const settingsFrom = (env: Record<string, string>) =>
+  Effect.gen(function*() {
+    return yield* AppConfig
+  }).pipe(
+    Effect.provide(AppConfig.layer),
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
+    Effect.exit
+  )
+
+const failure = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? String(exit.cause) : "")
+
+describe("settings", () => {
+  it.effect("default to the embedded single process", () =>
+    Effect.gen(function*() {
+      const exit = yield* settingsFrom({})
+      assert.isTrue(Exit.isSuccess(exit))
+      if (Exit.isSuccess(exit)) {
+        assert.strictEqual(exit.value.port, 8080)
+        assert.isTrue(Option.isNone(exit.value.databaseUrl))
+        assert.strictEqual(exit.value.redisKeyPrefix, "guildhall:")
+      }
+    }))
+
+  it.effect("stop at start with a message naming the bad variable", () =>
+    Effect.gen(function*() {
+      assert.include(failure(yield* settingsFrom({ PORT: "abc" })), "PORT")
+      assert.include(failure(yield* settingsFrom({ SHARD_LOCK_EXPIRATION_SECONDS: "0" })), "SHARD_LOCK_EXPIRATION_SECONDS")
+      assert.include(failure(yield* settingsFrom({ REDIS_URL: "redis://127.0.0.1:6379" })), "DATABASE_URL")
+    }))
+})
