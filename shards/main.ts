@@ -2,7 +2,6 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { clusterPlatformLayer, entitiesLayer } from "../src/App.ts"
 import { AppConfig, isClusterMode } from "../src/Config.ts"
-import { GuildRepo } from "./guild/Repo.ts"
 import { runnerSharding } from "./Cluster.ts"
 import { ControlListener } from "./Control.ts"
 import { LiveActors } from "./LiveActors.ts"
@@ -21,7 +20,6 @@ const main = Effect.gen(function*() {
   return yield* Layer.launch(
     Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer).pipe(
       Layer.provideMerge(runnerSharding(settings)),
-      Layer.provideMerge(GuildRepo.layer),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer)
     )

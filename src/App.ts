@@ -39,6 +39,14 @@ export const entitiesLayer = (settings: Settings) => {
   return Layer.mergeAll(GuildActor(idle), UserActor(idle)).pipe(Layer.provide(GuildRepo.layer))
 }
 
+/** The whole cluster in this one process: its actors on the embedded sharding, over Postgres. */
+export const embeddedActorsLayer = (settings: Settings) =>
+  entitiesLayer(settings).pipe(
+    Layer.provideMerge(embeddedSharding(settings)),
+    Layer.provideMerge(LiveActors.layer),
+    Layer.provideMerge(Layer.mergeAll(database, Snowflakes.layerLocal))
+  )
+
 /** `ADMIN_BOOTSTRAP_KEY`: how a fresh deployment gets its first operator. */
 const bootstrapAdminKey = Layer.effectDiscard(
   Effect.gen(function*() {
@@ -71,10 +79,7 @@ export const apiLayer = (settings: Settings) => {
   return http.pipe(
     Layer.provide(GuildReloader.layerLocal),
     Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerLocal("embedded"))),
-    Layer.provideMerge(entitiesLayer(settings)),
-    Layer.provideMerge(embeddedSharding(settings)),
     Layer.provideMerge(requestServices),
-    Layer.provideMerge(LiveActors.layer),
-    Layer.provideMerge(Layer.mergeAll(database, Snowflakes.layerLocal))
+    Layer.provideMerge(embeddedActorsLayer(settings))
   )
 }

@@ -6,14 +6,9 @@ import { Console, Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { embeddedSharding } from "../../shards/Cluster.ts"
-import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
-import { LiveActors } from "../../shards/LiveActors.ts"
-import { entitiesLayer } from "../../src/App.ts"
+import { embeddedActorsLayer } from "../../src/App.ts"
 import { AppConfig, settingsConfig } from "../../src/Config.ts"
-import { Database } from "../../src/platform/Database.ts"
-import { Migrations } from "../../src/platform/Migrations.ts"
 import { UsersRepo } from "../../src/users/Repo.ts"
 
 const CALLS = 20_000
@@ -37,10 +32,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "guildhall-actor-bench-"))
 const main = Effect.gen(function*() {
   const base = yield* settingsConfig
   const settings = { ...base, dataDir }
-  yield* Effect.provide(measure, entitiesLayer(settings).pipe(
-    Layer.provideMerge(embeddedSharding(settings)),
-    Layer.provideMerge(Layer.mergeAll(LiveActors.layer, GuildRepo.layer, UsersRepo.layer)),
-    Layer.provideMerge(Layer.provideMerge(Migrations.layer, Database.layer)),
+  yield* Effect.provide(measure, UsersRepo.layer.pipe(
+    Layer.provideMerge(embeddedActorsLayer(settings)),
     Layer.provide(Layer.succeed(AppConfig, settings))
   ))
 }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))))

@@ -2,7 +2,6 @@ import { assert, describe, it } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -10,6 +9,7 @@ import { afterAll } from "vitest"
 import { AppConfig, type Settings } from "../../src/Config.ts"
 import * as Database from "../../src/platform/Database.ts"
 import * as Migrations from "../../src/platform/Migrations.ts"
+import { scratchDatabase } from "../support/Postgres.ts"
 
 const settings = (database: { readonly dataDir: string; readonly databaseUrl?: string }): Settings => ({
   port: 0,
@@ -180,23 +180,9 @@ describe("Database, embedded PGlite", () => {
 })
 
 describe("Database, real Postgres", () => {
-  const adminUrl = "postgres://postgres@127.0.0.1:5432/test"
-  const admin = (statement: string) =>
-    Effect.flatMap(SqlClient, (sql) => sql.unsafe(statement)).pipe(
-      Effect.provide(PgClient.layer({ url: Redacted.make(adminUrl) }))
-    )
-
   /** A fresh database for the test's scope, dropped when it ends; its Database.layer. */
-  const freshDatabase = Effect.map(
-    Effect.acquireRelease(
-      Effect.suspend(() => {
-        const name = `guildhall_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`
-        return Effect.as(admin(`CREATE DATABASE ${name}`), name)
-      }),
-      (name) => Effect.orDie(admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
-    ),
-    (name) => databaseLayer({ dataDir: tempDir("guildhall-unused-"), databaseUrl: `postgres://postgres@127.0.0.1:5432/${name}` })
-  )
+  const freshDatabase = Effect.map(scratchDatabase, (databaseUrl) =>
+    databaseLayer({ dataDir: tempDir("guildhall-unused-"), databaseUrl }))
 
   it.live("applies migrations once, however often it runs", () =>
     Effect.gen(function*() {

@@ -1,13 +1,8 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { entitiesLayer } from "../../../src/App.ts"
-import { GuildRepo } from "../../../shards/guild/Repo.ts"
-import { embeddedSharding } from "../../../shards/Cluster.ts"
+import { embeddedActorsLayer } from "../../../src/App.ts"
 import { Guild } from "../../../shards/guild/Protocol.ts"
-import { LiveActors } from "../../../shards/LiveActors.ts"
 import { AppConfig, settingsConfig } from "../../../src/Config.ts"
-import { Database } from "../../../src/platform/Database.ts"
-import { Migrations } from "../../../src/platform/Migrations.ts"
 import { queryAt, scratchDatabase } from "../../support/Postgres.ts"
 
 class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}
@@ -17,13 +12,7 @@ const Cluster = Layer.unwrap(Effect.gen(function*() {
   const url = yield* scratchDatabase
   const settings = { ...(yield* settingsConfig), databaseUrl: Option.some(Redacted.make(url)) }
   const config = Layer.succeed(AppConfig, settings)
-  return Layer.mergeAll(entitiesLayer(settings), Layer.succeed(DatabaseUrl, url)).pipe(
-    Layer.provideMerge(embeddedSharding(settings)),
-    Layer.provideMerge(LiveActors.layer),
-    Layer.provideMerge(GuildRepo.layer),
-    Layer.provideMerge(Layer.provideMerge(Migrations.layer, Database.layer)),
-    Layer.provide(config)
-  )
+  return Layer.mergeAll(embeddedActorsLayer(settings), Layer.succeed(DatabaseUrl, url)).pipe(Layer.provide(config))
 }))
 
 const owner = { id: "1", username: "owner", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
