@@ -9,13 +9,27 @@ import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminRepo } from "./admin/Repo.ts"
+import { AccountHttp } from "./account/Http.ts"
+import { services as accountServices } from "./account/Services.ts"
 import { AuthHttp } from "./auth/Http.ts"
+import { LoginCompletion } from "./auth/LoginCompletion.ts"
+import { OneTimeTokens } from "./auth/OneTimeTokens.ts"
+import { services as authServices } from "./auth/Services.ts"
+import { Sudo } from "./auth/Sudo.ts"
 import { Passwords } from "./auth/Passwords.ts"
 import { Sessions } from "./auth/Sessions.ts"
 import { AppConfig, isClusterMode, type Settings } from "./Config.ts"
 import { Actors } from "./guilds/Actors.ts"
 import { GuildsHttp } from "./guilds/Http.ts"
 import { HealthHttp } from "./health/Http.ts"
+import { Mailer } from "./mail/Mailer.ts"
+import { MfaHttp } from "./mfa/Http.ts"
+import { services as mfaServices } from "./mfa/Services.ts"
+import { SessionsHttp } from "./sessions/Http.ts"
+import { services as sessionsServices } from "./sessions/Services.ts"
+import { Sms } from "./sms/Sms.ts"
+import { SsoHttp } from "./sso/Http.ts"
+import { services as ssoServices } from "./sso/Services.ts"
 import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/AuthenticationLive.ts"
 import { serve } from "./http/Server.ts"
 import { Database } from "./platform/Database.ts"
@@ -24,6 +38,7 @@ import { RedisClient } from "./platform/Redis.ts"
 import { Snowflakes } from "./platform/Snowflake.ts"
 import { UsersHttp } from "./users/Http.ts"
 import { UsersRepo } from "./users/Repo.ts"
+import { services as usersServices } from "./users/Services.ts"
 
 const database = Layer.provideMerge(Migrations.layer, Database.layer)
 
@@ -57,11 +72,43 @@ const bootstrapAdminKey = Layer.effectDiscard(
   })
 )
 
-const handlersLayer = Layer.mergeAll(AuthHttp, UsersHttp, GuildsHttp, AdminHttp, HealthHttp).pipe(
-  Layer.provide([UserAuthenticationLive, AdminAuthenticationLive])
+const handlersLayer = Layer.mergeAll(
+  AuthHttp,
+  UsersHttp,
+  MfaHttp,
+  SsoHttp,
+  AccountHttp,
+  SessionsHttp,
+  GuildsHttp,
+  AdminHttp,
+  HealthHttp
+).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
+
+/** What every domain may use: storage, credentials, outgoing mail and texts. */
+const sharedServices = Layer.mergeAll(
+  UsersRepo.layer,
+  Passwords.layer,
+  Sessions.layer,
+  AdminRepo.layer,
+  GuildRepo.layer,
+  OneTimeTokens.layer,
+  Mailer.layer,
+  Sms.layer
 )
 
-const requestServices = Layer.mergeAll(UsersRepo.layer, Passwords.layer, Sessions.layer, AdminRepo.layer, GuildRepo.layer)
+/**
+ * The services of each domain. MFA sits below the others: sudo mode and the
+ * login flows ask it whether a user has MFA and whether a proof is valid.
+ */
+const requestServices = Layer.mergeAll(
+  Sudo.layer,
+  LoginCompletion.layer,
+  authServices,
+  ssoServices,
+  usersServices,
+  accountServices,
+  sessionsServices
+).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {

@@ -33,6 +33,20 @@ export interface Settings {
   readonly adminBootstrapKey: Option.Option<Redacted.Redacted>
   /** Log every request (otherwise only errors and a sample are logged). */
   readonly logRequests: boolean
+  /** Where people reach this deployment; links in emails start with it. */
+  readonly publicUrl: string
+  /** An SMTP server (`smtp://user:pass@host:port`); absent means mail goes to the outbox under `dataDir`. */
+  readonly smtpUrl: Option.Option<Redacted.Redacted>
+  /** The From of every email. */
+  readonly mailFrom: string
+  /** The SMS provider's HTTP endpoint; absent means texts go to the outbox under `dataDir`. */
+  readonly smsProviderUrl: Option.Option<Redacted.Redacted>
+  /** WebAuthn relying party: its id (a domain) and the origins browsers may sign for. */
+  readonly webauthnRpId: string
+  readonly webauthnRpName: string
+  readonly webauthnOrigins: ReadonlyArray<string>
+  /** Rate limits of conventions.md; off only by explicit configuration (tests, benchmarks). */
+  readonly rateLimits: boolean
 }
 
 const positiveInt = (name: string, fallback: number) =>
@@ -58,7 +72,18 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   maxResidentActors: positiveInt("MAX_RESIDENT_ACTORS", 100_000),
   actorIdleMinutes: positiveInt("ACTOR_IDLE_MINUTES", 30),
   adminBootstrapKey: Config.Redacted("ADMIN_BOOTSTRAP_KEY").pipe(Config.option),
-  logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false))
+  logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false)),
+  publicUrl: Config.URL("PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.withDefault("http://localhost:8080")),
+  smtpUrl: Config.Redacted("SMTP_URL").pipe(Config.option),
+  mailFrom: Config.String("MAIL_FROM").pipe(Config.withDefault("Guildhall <no-reply@guildhall.localhost>")),
+  smsProviderUrl: Config.Redacted("SMS_PROVIDER_URL").pipe(Config.option),
+  webauthnRpId: Config.String("WEBAUTHN_RP_ID").pipe(Config.withDefault("localhost")),
+  webauthnRpName: Config.String("WEBAUTHN_RP_NAME").pipe(Config.withDefault("Guildhall")),
+  webauthnOrigins: Config.String("WEBAUTHN_ORIGINS").pipe(
+    Config.map((list) => list.split(",").map((o) => o.trim()).filter((o) => o.length > 0)),
+    Config.withDefault(["http://localhost:8080"])
+  ),
+  rateLimits: Config.Literals(["on", "off"], "RATE_LIMITS").pipe(Config.map((v) => v === "on"), Config.withDefault(true))
 })
 
 const checked = (settings: Settings) =>

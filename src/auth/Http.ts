@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { randomInt } from "node:crypto"
 import { Api } from "../http/Api.ts"
@@ -8,6 +7,7 @@ import { BadRequest, type FieldError } from "../http/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import type { RegisterRequest } from "./Api.ts"
+import { requestClient } from "./Client.ts"
 import { Passwords } from "./Passwords.ts"
 import { Sessions } from "./Sessions.ts"
 
@@ -58,10 +58,6 @@ export const registrationProblems = (body: RegisterRequest, today: Date): Array<
 const invalid = (errors: ReadonlyArray<FieldError>) =>
   new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors })
 
-const clientOf = Effect.map(HttpServerRequest.HttpServerRequest, (request) => ({
-  ip: request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null,
-  userAgent: request.headers["user-agent"] ?? null
-}))
 
 export const AuthHttp = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
@@ -108,7 +104,7 @@ export const AuthHttp = HttpApiBuilder.group(Api, "auth", (handlers) =>
           if (!inserted) {
             return yield* invalid([{ path: "email", code: "EMAIL_ALREADY_IN_USE", message: "Email is already registered" }])
           }
-          const token = yield* sessions.create(id, yield* clientOf)
+          const token = yield* sessions.create(id, yield* requestClient)
           return { token, user_id: id }
         }))
       .handle("login", ({ payload }) =>
@@ -122,7 +118,7 @@ export const AuthHttp = HttpApiBuilder.group(Api, "auth", (handlers) =>
               { path: "password", code: "INVALID_EMAIL_OR_PASSWORD", message: "Login or password is invalid" }
             ])
           }
-          const token = yield* sessions.create(user.id, yield* clientOf)
+          const token = yield* sessions.create(user.id, yield* requestClient)
           return { token, user_id: user.id }
         }))
       .handle("logout", () => Effect.flatMap(CurrentUser, (me) => sessions.revoke(me.session)))

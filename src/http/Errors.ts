@@ -33,7 +33,15 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
-  Schema.Struct(wire("Forbidden")),
+  Schema.Struct({
+    ...wire("Forbidden"),
+    /** SUDO_MODE_REQUIRED: whether an MFA proof (rather than the password) is expected. */
+    has_mfa: Schema.optional(Schema.Boolean),
+    /** IP_AUTHORIZATION_REQUIRED: the ticket to poll and resend with, where the email went, seconds until a resend. */
+    ticket: Schema.optional(Schema.String),
+    email: Schema.optional(Schema.String),
+    resend_available_in: Schema.optional(Schema.Number)
+  }),
   { httpApiStatus: 403 }
 ) {}
 
@@ -49,6 +57,13 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   { httpApiStatus: 413 }
 ) {}
 
+/** Rate limited (conventions.md): `retry_after` in seconds, `global` for the per-user limit. */
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+  "TooManyRequests",
+  Schema.Struct({ ...wire("TooManyRequests"), retry_after: Schema.Number, global: Schema.Boolean }),
+  { httpApiStatus: 429 }
+) {}
+
 /** An actor did not answer in time: the write may or may not have happened. */
 export class Unavailable extends Schema.TaggedError<Unavailable>()(
   "Unavailable",
@@ -61,7 +76,7 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()(
  * document lists them. The body-size limit (413) is enforced before decoding,
  * by the request middleware, which answers in this same shape.
  */
-export const ApiErrors = [BadRequest, Unauthorized, Forbidden, NotFound, PayloadTooLarge, Unavailable] as const
+export const ApiErrors = [BadRequest, Unauthorized, Forbidden, NotFound, PayloadTooLarge, TooManyRequests, Unavailable] as const
 
 /** One invalid field, reported the way validation failures are (`INVALID_FORM_BODY`). */
 export const invalidField = (path: string, code: string, message: string) =>
@@ -70,7 +85,11 @@ export const invalidField = (path: string, code: string, message: string) =>
 export const unauthorized = () => new Unauthorized({ code: "UNAUTHORIZED", message: "401: Unauthorized" })
 export const missingPermissions = () => new Forbidden({ code: "MISSING_PERMISSIONS", message: "Missing permissions" })
 export const missingAccess = () => new Forbidden({ code: "MISSING_ACCESS", message: "Missing access" })
-export const unknown = (what: "GUILD" | "USER" | "CHANNEL" | "MEMBER" | "ROLE" | "API_KEY") =>
+export const sudoModeRequired = (hasMfa: boolean) =>
+  new Forbidden({ code: "SUDO_MODE_REQUIRED", message: "This action needs sudo mode", has_mfa: hasMfa })
+export const unknown = (
+  what: "GUILD" | "USER" | "CHANNEL" | "MEMBER" | "ROLE" | "API_KEY" | "SESSION" | "WEBAUTHN_CREDENTIAL" | "PUSH_SUBSCRIPTION" | "HANDOFF_CODE"
+) =>
   new NotFound({ code: `UNKNOWN_${what}`, message: `Unknown ${what.toLowerCase().replace("_", " ")}` })
 export const actorUnavailable = () =>
   new Unavailable({

@@ -26,7 +26,15 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   maxResidentActors: 1_000,
   actorIdleMinutes: 30,
   adminBootstrapKey: Option.none(),
-  logRequests: false
+  logRequests: false,
+  publicUrl: "http://localhost:8080",
+  smtpUrl: Option.none(),
+  mailFrom: "test@localhost",
+  smsProviderUrl: Option.none(),
+  webauthnRpId: "localhost",
+  webauthnRpName: "Guildhall",
+  webauthnOrigins: ["http://localhost:8080"],
+  rateLimits: false
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

@@ -1,6 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
+import { TestMail } from "./Mail.ts"
 import { scratchDatabase } from "./Postgres.ts"
+import { TestSmsProvider } from "./SmsProvider.ts"
 import { freePort, startProcess, waitHealthy } from "./Processes.ts"
 
 export interface Reply {
@@ -42,6 +44,8 @@ export class TestApi extends Context.Service<TestApi, {
           PORT: String(port),
           DATABASE_URL: databaseUrl,
           ADMIN_BOOTSTRAP_KEY: adminKey,
+          // Tests register many accounts from one address; the rate-limit tests turn this on.
+          RATE_LIMITS: "off",
           ...env
         })
         yield* waitHealthy(`${baseUrl}/_health`, started)
@@ -86,4 +90,12 @@ export class TestApi extends Context.Service<TestApi, {
     )
 
   static readonly layer = TestApi.layerWith()
+
+  /** The API with a local SMTP server and SMS provider (TestMail, TestSmsProvider) as its mail and text services. */
+  static readonly layerWithOutside = (env: Record<string, string> = {}) =>
+    Layer.unwrap(Effect.gen(function*() {
+      const mail = yield* TestMail
+      const sms = yield* TestSmsProvider
+      return TestApi.layerWith({ SMTP_URL: mail.url, SMS_PROVIDER_URL: sms.url, ...env })
+    })).pipe(Layer.provideMerge(Layer.mergeAll(TestMail.layer, TestSmsProvider.layer)))
 }

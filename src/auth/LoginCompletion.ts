@@ -1,0 +1,31 @@
+import { Context, Effect, Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { requestClient } from "./Client.ts"
+import { Sessions } from "./Sessions.ts"
+
+/**
+ * The last step of every way in (password, MFA, WebAuthn, reset, revert,
+ * handoff, SSO): a new session for the user. Logging in cancels a scheduled
+ * account deletion.
+ */
+export class LoginCompletion extends Context.Service<LoginCompletion, {
+  readonly finish: (userId: string) => Effect.Effect<{ token: string; user_id: string }, never, HttpServerRequest.HttpServerRequest>
+}>()("guildhall/LoginCompletion") {
+  static readonly layer = Layer.effect(
+    LoginCompletion,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const sessions = yield* Sessions
+      return LoginCompletion.of({
+        finish: (userId) =>
+          Effect.gen(function*() {
+            yield* sql`UPDATE users SET deletion_scheduled_at = NULL
+                       WHERE id = ${userId} AND deletion_scheduled_at IS NOT NULL`.pipe(Effect.orDie)
+            const token = yield* sessions.create(userId, yield* requestClient)
+            return { token, user_id: userId }
+          })
+      })
+    })
+  )
+}

@@ -1,0 +1,3 @@
+import { HttpApiGroup } from "effect/http-api"
+
+export class MfaApi extends HttpApiGroup.make("mfa") {}

@@ -1,0 +1,3 @@
+import { HttpApiGroup } from "effect/http-api"
+
+export class SsoApi extends HttpApiGroup.make("sso") {}

@@ -1,0 +1,62 @@
+import { Context, Effect, Layer } from "effect"
+import { createServer } from "node:http"
+
+export interface Text {
+  readonly to: string
+  readonly body: string
+}
+
+/** A fake SMS provider over real HTTP on loopback: the API's SMS_PROVIDER_URL in tests. */
+export class TestSmsProvider extends Context.Service<TestSmsProvider, {
+  readonly url: string
+  /** The next text to `to`, waiting up to 10 s. */
+  readonly next: (to: string) => Effect.Effect<Text>
+}>()("test/TestSmsProvider") {
+  static readonly layer = Layer.effect(
+    TestSmsProvider,
+    Effect.gen(function*() {
+      const received: Array<Text & { taken: boolean }> = []
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<ReturnType<typeof createServer>>((resolve) => {
+            const http = createServer((request, response) => {
+              let body = ""
+              request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+              request.on("end", () => {
+                try {
+                  const parsed: unknown = JSON.parse(body)
+                  if (typeof parsed === "object" && parsed !== null && "to" in parsed && "body" in parsed) {
+                    received.push({ to: String(parsed.to), body: String(parsed.body), taken: false })
+                    response.writeHead(202).end()
+                    return
+                  }
+                } catch {
+                  // falls through to 400
+                }
+                response.writeHead(400).end()
+              })
+            })
+            http.listen(0, "127.0.0.1", () => resolve(http))
+          })
+        ),
+        (http) => Effect.promise(() => new Promise<void>((resolve) => http.close(() => resolve())))
+      )
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const next = (to: string) =>
+        Effect.promise(async () => {
+          const deadline = Date.now() + 10_000
+          while (Date.now() < deadline) {
+            const text = received.find((t) => !t.taken && t.to === to)
+            if (text !== undefined) {
+              text.taken = true
+              return text
+            }
+            await new Promise((r) => setTimeout(r, 50))
+          }
+          throw new Error(`no text to ${to} within 10 s`)
+        })
+      return { url: `http://127.0.0.1:${port}/messages`, next }
+    })
+  )
+}
