@@ -9,7 +9,9 @@ export const Acl = {
   auditLogsView: "admin:audit_logs:view",
   guildsManage: "admin:guilds:manage",
   gatewayView: "admin:gateway:view",
-  gatewayManage: "admin:gateway:manage"
+  gatewayManage: "admin:gateway:manage",
+  instanceConfigView: "instance:config:view",
+  instanceConfigUpdate: "instance:config:update"
 } as const
 
 export const KNOWN_ACLS: ReadonlySet<string> = new Set(Object.values(Acl))

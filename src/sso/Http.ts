@@ -1,5 +1,61 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { Acl, holds } from "../admin/Acls.ts"
+import { AdminRepo } from "../admin/Repo.ts"
+import { LoginCompletion } from "../auth/LoginCompletion.ts"
 import { Api } from "../http/Api.ts"
+import { CurrentOperator } from "../http/Authentication.ts"
+import { missingPermissions, unauthorized } from "../http/Errors.ts"
+import { toUserPartial, UsersRepo } from "../users/Repo.ts"
+import { SsoFlow } from "./Flow.ts"
+import { SsoSettings } from "./Settings.ts"
+import { toConfigResponse } from "./SettingsRules.ts"
 
-export const SsoHttp = HttpApiBuilder.group(Api, "sso", (handlers) => Effect.succeed(handlers))
+export const SsoHttp = HttpApiBuilder.group(Api, "sso", (handlers) =>
+  Effect.gen(function*() {
+    const flow = yield* SsoFlow
+    const login = yield* LoginCompletion
+    const users = yield* UsersRepo
+    return handlers
+      .handle("status", () => flow.status)
+      .handle("start", ({ payload }) =>
+        flow.start({ redirectTo: payload?.redirect_to, redirectUri: payload?.redirect_uri }))
+      .handle("complete", ({ payload }) =>
+        Effect.gen(function*() {
+          const { userId, redirectTo } = yield* flow.complete(payload)
+          const session = yield* login.finish(userId)
+          const user = yield* users.findById(userId)
+          if (user === undefined) return yield* unauthorized()
+          return { ...session, user: toUserPartial(user), redirect_to: redirectTo }
+        }))
+  }))
+
+/** The route's ACL, and who is acting, for the audit entry. */
+const requireAcl = (acl: string) =>
+  Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
+
+export const SsoAdminHttp = HttpApiBuilder.group(Api, "ssoAdmin", (handlers) =>
+  Effect.gen(function*() {
+    const settings = yield* SsoSettings
+    const audit = yield* AdminRepo
+    return handlers
+      .handle("getInstanceConfig", () =>
+        Effect.gen(function*() {
+          yield* requireAcl(Acl.instanceConfigView)
+          return { sso: toConfigResponse(yield* settings.get) }
+        }))
+      .handle("updateInstanceConfig", ({ payload }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.instanceConfigUpdate)
+          if (payload.sso === undefined) return { sso: toConfigResponse(yield* settings.get) }
+          const { row, changed } = yield* settings.update(payload.sso)
+          yield* audit.audit({
+            adminId: op.id,
+            action: "instance_config.update",
+            targetType: "instance_config",
+            targetId: "sso",
+            metadata: { fields: changed.join(",") }
+          })
+          return { sso: toConfigResponse(row) }
+        }))
+  }))
