@@ -28,7 +28,7 @@ import { services as mfaServices } from "./mfa/Services.ts"
 import { SessionsHttp } from "./sessions/Http.ts"
 import { services as sessionsServices } from "./sessions/Services.ts"
 import { Sms } from "./sms/Sms.ts"
-import { SsoHttp } from "./sso/Http.ts"
+import { SsoAdminHttp, SsoHttp } from "./sso/Http.ts"
 import { services as ssoServices } from "./sso/Services.ts"
 import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/AuthenticationLive.ts"
 import { serve } from "./http/Server.ts"
@@ -77,6 +77,7 @@ const handlersLayer = Layer.mergeAll(
   UsersHttp,
   MfaHttp,
   SsoHttp,
+  SsoAdminHttp,
   AccountHttp,
   SessionsHttp,
   GuildsHttp,

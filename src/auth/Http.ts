@@ -1,19 +1,26 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { BadRequest, type FieldError } from "../http/Errors.ts"
+import { BadRequest, type FieldError, Forbidden } from "../http/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
+import { SsoFlow } from "../sso/Flow.ts"
+import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import type { RegisterRequest } from "./Api.ts"
 import { requestClient } from "./Client.ts"
+import { IpAuthorizations } from "./IpAuthorizations.ts"
+import { LoginCompletion } from "./LoginCompletion.ts"
+import { passwordProblems } from "./PasswordPolicy.ts"
 import { Passwords } from "./Passwords.ts"
+import { Recovery } from "./Recovery.ts"
 import { Sessions } from "./Sessions.ts"
+import { SignIn } from "./SignIn.ts"
+import { suggestUsernames, usernameBase } from "./UsernameSuggestions.ts"
 
 export const MINIMUM_AGE = 13
-const PASSWORD_MIN = 8
-const PASSWORD_MAX = 256
 
 const ageOn = (dateOfBirth: string, today: Date): number | undefined => {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth)
@@ -40,14 +47,7 @@ export const registrationProblems = (body: RegisterRequest, today: Date): Array<
     problems.push({ path: "date_of_birth", code: "MUST_BE_MINIMUM_AGE", message: `You must be at least ${MINIMUM_AGE}` })
   }
   if (body.email === undefined) problems.push({ path: "email", code: "EMAIL_IS_REQUIRED", message: "Email is required" })
-  const passwordLength = body.password === undefined ? 0 : [...body.password].length
-  if (passwordLength < PASSWORD_MIN || passwordLength > PASSWORD_MAX) {
-    problems.push({
-      path: "password",
-      code: "PASSWORD_LENGTH_INVALID",
-      message: `Must be between ${PASSWORD_MIN} and ${PASSWORD_MAX} in length`
-    })
-  }
+  problems.push(...passwordProblems(body.password))
   const username = body.username
   if (username !== undefined && ([...username].length < 2 || [...username].length > 32 || !/^[\p{L}\p{N}_.]+$/u.test(username))) {
     problems.push({ path: "username", code: "STRING_LENGTH_INVALID", message: "2 to 32 letters, digits, _ or ." })
@@ -55,16 +55,31 @@ export const registrationProblems = (body: RegisterRequest, today: Date): Array<
   return problems
 }
 
+const ssoRequired = () =>
+  new Forbidden({ code: "SSO_REQUIRED", message: "This instance signs people in through single sign-on" })
+
 const invalid = (errors: ReadonlyArray<FieldError>) =>
   new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors })
 
 
-export const AuthHttp = HttpApiBuilder.group(Api, "auth", (handlers) =>
+const invalidLogin = () =>
+  invalid([
+    { path: "email", code: "INVALID_EMAIL_OR_PASSWORD", message: "Login or password is invalid" },
+    { path: "password", code: "INVALID_EMAIL_OR_PASSWORD", message: "Login or password is invalid" }
+  ])
+
+const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     const users = yield* UsersRepo
     const passwords = yield* Passwords
     const sessions = yield* Sessions
     const snowflakes = yield* Snowflakes
+    const completion = yield* LoginCompletion
+    const signIn = yield* SignIn
+    const sso = yield* SsoFlow
+    const ipAuthorizations = yield* IpAuthorizations
+    const recovery = yield* Recovery
 
     const freeDiscriminator = (username: string) =>
       Effect.map(users.takenDiscriminators(username), (taken) => {
@@ -85,7 +100,7 @@ export const AuthHttp = HttpApiBuilder.group(Api, "auth", (handlers) =>
           if (yield* users.emailTaken(email)) {
             return yield* invalid([{ path: "email", code: "EMAIL_ALREADY_IN_USE", message: "Email is already registered" }])
           }
-          const username = payload.username ?? (email.split("@")[0] ?? "user").replace(/[^\p{L}\p{N}_.]/gu, "").slice(0, 32).padEnd(2, "_")
+          const username = payload.username ?? usernameBase(payload.global_name ?? email.split("@")[0] ?? "")
           const discriminator = yield* freeDiscriminator(username)
           if (discriminator === undefined) {
             return yield* invalid([{ path: "username", code: "TAG_ALREADY_TAKEN", message: "Too many users have this username" }])
@@ -104,22 +119,45 @@ export const AuthHttp = HttpApiBuilder.group(Api, "auth", (handlers) =>
           if (!inserted) {
             return yield* invalid([{ path: "email", code: "EMAIL_ALREADY_IN_USE", message: "Email is already registered" }])
           }
-          const token = yield* sessions.create(id, yield* requestClient)
-          return { token, user_id: id }
+          yield* recovery.welcome(id, email)
+          // Registering makes the address a known one (LoginCompletion records it).
+          return yield* completion.finish(id)
         }))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
           const user = yield* users.findByEmail(payload.email)
           // The same work and the same answer whether the account exists or not.
           const ok = yield* passwords.verify(user?.password_hash, payload.password)
-          if (!ok || user === undefined) {
-            return yield* invalid([
-              { path: "email", code: "INVALID_EMAIL_OR_PASSWORD", message: "Login or password is invalid" },
-              { path: "password", code: "INVALID_EMAIL_OR_PASSWORD", message: "Login or password is invalid" }
-            ])
+          if (!ok || user === undefined) return yield* invalidLogin()
+          // With SSO enforced people sign in at the identity provider; operators keep their
+          // password so that a broken provider cannot lock everyone out.
+          if (user.acls.length === 0 && (yield* sso.status).enforced) return yield* ssoRequired()
+          const challenge = yield* signIn.mfaChallenge(user.id)
+          if (challenge !== undefined) return challenge
+          const { ip } = yield* requestClient
+          if (ip !== null && user.email !== null && (yield* ipAuthorizations.required(user.id, ip))) {
+            return yield* (yield* ipAuthorizations.start(user.id, user.email, ip))
           }
-          const token = yield* sessions.create(user.id, yield* requestClient)
-          return { token, user_id: user.id }
+          return yield* completion.finish(user.id)
         }))
       .handle("logout", () => Effect.flatMap(CurrentUser, (me) => sessions.revoke(me.session)))
+      .handle("forgot", ({ payload }) => recovery.forgot(payload.email))
+      .handle("resetTokenStatus", ({ params }) => Effect.map(recovery.resetTokenValid(params.token), (valid) => ({ valid })))
+      .handle("reset", ({ payload }) => recovery.reset(payload.token, payload.password))
+      .handle("emailRevert", ({ payload }) => recovery.revert(payload.token, payload.password))
+      .handle("verify", ({ payload }) => recovery.verify(payload.token))
+      .handle("verifyResend", () => Effect.flatMap(CurrentUser, (me) => recovery.resendVerification(me.id)))
+      .handle("authorizeIp", ({ payload }) => ipAuthorizations.authorize(payload.token))
+      .handle("ipAuthorizationResend", ({ payload }) => ipAuthorizations.resend(payload.ticket))
+      .handle("ipAuthorizationPoll", ({ query }) =>
+        Effect.gen(function*() {
+          const result = yield* ipAuthorizations.poll(query.ticket)
+          if (!result.completed) return { completed: false, token: null, user_id: null }
+          return { completed: true, ...(yield* completion.finish(result.userId)) }
+        }))
+      .handle("usernameSuggestions", ({ payload }) =>
+        Effect.map(suggestUsernames(sql, payload.global_name), (suggestions) => ({ suggestions })))
   }))
+
+/** The auth routes, with their rate limiting (the middleware is built here so no shared file changes). */
+export const AuthHttp = AuthHandlers.pipe(Layer.provide(RateLimitLive))

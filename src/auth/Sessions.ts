@@ -7,6 +7,18 @@ export interface Session {
   readonly tokenHash: Buffer
 }
 
+/** A stored session as the session list shows it. */
+export interface StoredSession {
+  readonly tokenHash: Buffer
+  readonly clientIp: string | null
+  readonly userAgent: string | null
+  readonly createdAt: Date
+  readonly lastUsedAt: Date
+}
+
+/** `last_used_at` is approximate: written when a lookup finds it older than this. */
+const TOUCH_AFTER = "1 minute"
+
 /**
  * Session tokens. Resolved sessions are cached for a few seconds so that the
  * hot read path does not query Postgres on every request; a logout evicts the
@@ -16,6 +28,12 @@ export class Sessions extends Context.Service<Sessions, {
   readonly create: (userId: string, client: { ip: string | null; userAgent: string | null }) => Effect.Effect<string>
   readonly resolve: (token: string) => Effect.Effect<Session | undefined>
   readonly revoke: (session: Session) => Effect.Effect<void>
+  /** Ends every session of the user (a password reset, an email revert). */
+  readonly revokeAllOf: (userId: string) => Effect.Effect<void>
+  /** The user's sessions, most recently used first. */
+  readonly list: (userId: string) => Effect.Effect<ReadonlyArray<StoredSession>>
+  /** Ends those of the listed sessions that belong to the user; others' hashes are ignored. */
+  readonly revokeMany: (userId: string, hashes: ReadonlyArray<Buffer>) => Effect.Effect<void>
 }>()("guildhall/Sessions") {
   static readonly cacheMillis = 5_000
 
@@ -39,7 +57,10 @@ export class Sessions extends Context.Service<Sessions, {
           const hit = cache.get(token)
           if (hit !== undefined && hit.until > now) return Effect.succeed<Session | undefined>(hit.session)
           const hash = tokenHash(token)
-          return sql<{ user_id: string }>`SELECT user_id FROM sessions WHERE token_hash = ${hash}`.pipe(
+          return sql<{ user_id: string; stale: boolean }>`
+            SELECT user_id, last_used_at < now() - ${TOUCH_AFTER}::interval AS stale
+            FROM sessions WHERE token_hash = ${hash}`.pipe(
+            Effect.tap((rows) => rows[0]?.stale === true ? touch(hash) : Effect.void),
             Effect.map((rows) => {
               const row = rows[0]
               if (row === undefined) return undefined
@@ -52,6 +73,22 @@ export class Sessions extends Context.Service<Sessions, {
           )
         })
 
+      // Only a cache miss reaches the database, and only a stale row is written:
+      // at most one write a minute per session, off the request's path.
+      const touch = (hash: Buffer) =>
+        sql`UPDATE sessions SET last_used_at = now()
+            WHERE token_hash = ${hash} AND last_used_at < now() - ${TOUCH_AFTER}::interval`.pipe(
+          Effect.ignore,
+          Effect.forkDetach,
+          Effect.asVoid
+        )
+
+      const evict = (matches: (session: Session) => boolean) => {
+        for (const [token, entry] of cache) {
+          if (matches(entry.session)) cache.delete(token)
+        }
+      }
+
       const revoke = (session: Session) =>
         Effect.gen(function*() {
           for (const [token, entry] of cache) {
@@ -60,7 +97,39 @@ export class Sessions extends Context.Service<Sessions, {
           yield* sql`DELETE FROM sessions WHERE token_hash = ${session.tokenHash}`
         }).pipe(Effect.orDie)
 
-      return Sessions.of({ create, resolve, revoke })
+      const revokeAllOf = (userId: string) =>
+        Effect.gen(function*() {
+          for (const [token, entry] of cache) {
+            if (entry.session.userId === userId) cache.delete(token)
+          }
+          yield* sql`DELETE FROM sessions WHERE user_id = ${userId}`
+        }).pipe(Effect.orDie)
+
+      const list = (userId: string) =>
+        sql<{ token_hash: Uint8Array; client_ip: string | null; user_agent: string | null; created_at: Date | string; last_used_at: Date | string }>`
+          SELECT token_hash, client_ip, user_agent, created_at, last_used_at
+          FROM sessions WHERE user_id = ${userId} ORDER BY last_used_at DESC, created_at DESC`.pipe(
+          Effect.map((rows) =>
+            rows.map((row): StoredSession => ({
+              tokenHash: Buffer.from(row.token_hash),
+              clientIp: row.client_ip,
+              userAgent: row.user_agent,
+              createdAt: new Date(row.created_at),
+              lastUsedAt: new Date(row.last_used_at)
+            }))
+          ),
+          Effect.orDie
+        )
+
+      // Other processes keep a revoked session in their cache for at most `cacheMillis`.
+      const revokeMany = (userId: string, hashes: ReadonlyArray<Buffer>) =>
+        Effect.gen(function*() {
+          if (hashes.length === 0) return
+          evict((session) => session.userId === userId && hashes.some((hash) => hash.equals(session.tokenHash)))
+          yield* sql`DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)}`
+        }).pipe(Effect.orDie)
+
+      return Sessions.of({ create, resolve, revoke, revokeAllOf, list, revokeMany })
     })
   )
 }

@@ -6,7 +6,7 @@ import { GuildsApi } from "../guilds/Api.ts"
 import { HealthApi } from "../health/Api.ts"
 import { MfaApi } from "../mfa/Api.ts"
 import { SessionsApi } from "../sessions/Api.ts"
-import { SsoApi } from "../sso/Api.ts"
+import { SsoAdminApi, SsoApi } from "../sso/Api.ts"
 import { UsersApi } from "../users/Api.ts"
 
 /** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
@@ -16,6 +16,7 @@ export class Api extends HttpApi.make("guildhall")
   .add(UsersApi)
   .add(MfaApi)
   .add(SsoApi)
+  .add(SsoAdminApi)
   .add(AccountApi)
   .add(SessionsApi)
   .add(GuildsApi)

@@ -27,7 +27,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("HTTP conv
   it.effect("answers endpoints not built yet with 501 NOT_IMPLEMENTED, never a fake success", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      for (const [method, path] of [["GET", "/guilds/1/bans"], ["POST", "/v1/auth/forgot"], ["GET", "/gateway/bot"]] as const) {
+      for (const [method, path] of [["GET", "/guilds/1/bans"], ["POST", "/v1/channels/1/messages"], ["GET", "/gateway/bot"]] as const) {
         const reply = yield* api.request(method, path, { body: method === "POST" ? { email: "a@b.co" } : undefined })
         assert.strictEqual(reply.status, 501, path)
         expect(reply.body).toMatchObject({ code: "NOT_IMPLEMENTED" })

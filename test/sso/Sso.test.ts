@@ -140,7 +140,15 @@ layer(Layer.merge(TestApi.layerWithOutside(), TestIdp.layer), { timeout: 120_000
       yield* configure({ enforced: true })
       const enforced = yield* api.request("GET", "/auth/sso/status")
       expect(enforced.body).toMatchObject({ enabled: true, enforced: true })
+      // Enforced: a right password no longer signs a person in, a wrong one still says only that.
+      const person = yield* api.register()
+      const refused = yield* api.request("POST", "/auth/login", { body: { email: person.email, password: "correct horse battery" } })
+      expect(refused).toMatchObject({ status: 403, body: { code: "SSO_REQUIRED" } })
+      const wrong = yield* api.request("POST", "/auth/login", { body: { email: person.email, password: "not the password" } })
+      expect(wrong).toMatchObject({ status: 400, body: { code: "INVALID_FORM_BODY" } })
       yield* configure({ enforced: false })
+      const allowed = yield* api.request("POST", "/auth/login", { body: { email: person.email, password: "correct horse battery" } })
+      assert.strictEqual(allowed.status, 200)
     }))
 
   it.effect("a provider that cannot be reached is a retryable 503", () =>
