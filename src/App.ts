@@ -10,6 +10,8 @@ import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminRepo } from "./admin/Repo.ts"
 import { AccountHttp } from "./account/Http.ts"
+import { deletionJob } from "./account/Deletions.ts"
+import { AccountLifecycleHttp } from "./account/LifecycleHttp.ts"
 import { services as accountServices } from "./account/Services.ts"
 import { AuthHttp } from "./auth/Http.ts"
 import { LoginCompletion } from "./auth/LoginCompletion.ts"
@@ -25,18 +27,29 @@ import { HealthHttp } from "./health/Http.ts"
 import { Mailer } from "./mail/Mailer.ts"
 import { MfaHttp } from "./mfa/Http.ts"
 import { services as mfaServices } from "./mfa/Services.ts"
+import { PhoneHttp } from "./phone/Http.ts"
+import { services as phoneServices } from "./phone/Services.ts"
+import { PushHttp } from "./push/Http.ts"
+import { services as pushServices } from "./push/Services.ts"
+import { RelationshipsHttp } from "./relationships/Http.ts"
+import { services as relationshipsServices } from "./relationships/Services.ts"
 import { SessionsHttp } from "./sessions/Http.ts"
 import { services as sessionsServices } from "./sessions/Services.ts"
 import { Sms } from "./sms/Sms.ts"
 import { SsoAdminHttp, SsoHttp } from "./sso/Http.ts"
 import { services as ssoServices } from "./sso/Services.ts"
 import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/AuthenticationLive.ts"
+import { lean } from "./http/LeanGroups.ts"
 import { serve } from "./http/Server.ts"
 import { Database } from "./platform/Database.ts"
 import { Migrations } from "./platform/Migrations.ts"
 import { RedisClient } from "./platform/Redis.ts"
 import { Snowflakes } from "./platform/Snowflake.ts"
 import { UsersHttp } from "./users/Http.ts"
+import { NotesHttp } from "./notes/Http.ts"
+import { services as notesServices } from "./notes/Services.ts"
+import { SettingsHttp } from "./settings/Http.ts"
+import { services as settingsServices } from "./settings/Services.ts"
 import { UsersRepo } from "./users/Repo.ts"
 import { services as usersServices } from "./users/Services.ts"
 
@@ -75,14 +88,20 @@ const bootstrapAdminKey = Layer.effectDiscard(
 const handlersLayer = Layer.mergeAll(
   AuthHttp,
   UsersHttp,
+  SettingsHttp,
+  NotesHttp,
   MfaHttp,
+  PhoneHttp,
+  RelationshipsHttp,
+  PushHttp,
   SsoHttp,
   SsoAdminHttp,
   AccountHttp,
+  AccountLifecycleHttp,
   SessionsHttp,
   GuildsHttp,
   AdminHttp,
-  HealthHttp
+  lean(HealthHttp)
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
 /** What every domain may use: storage, credentials, outgoing mail and texts. */
@@ -107,13 +126,18 @@ const requestServices = Layer.mergeAll(
   authServices,
   ssoServices,
   usersServices,
+  settingsServices,
+  notesServices,
   accountServices,
-  sessionsServices
+  sessionsServices,
+  phoneServices,
+  relationshipsServices,
+  pushServices
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
-  const http = serve(handlersLayer).pipe(Layer.provide(bootstrapAdminKey))
+  const http = serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob]))
   if (isClusterMode(settings)) {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),

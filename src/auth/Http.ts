@@ -1,7 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import { randomInt } from "node:crypto"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, type FieldError, Forbidden } from "../http/Errors.ts"
@@ -18,6 +17,7 @@ import { Passwords } from "./Passwords.ts"
 import { Recovery } from "./Recovery.ts"
 import { Sessions } from "./Sessions.ts"
 import { SignIn } from "./SignIn.ts"
+import { freeDiscriminator, usernameProblem } from "./Usernames.ts"
 import { suggestUsernames, usernameBase } from "./UsernameSuggestions.ts"
 
 export const MINIMUM_AGE = 13
@@ -48,10 +48,8 @@ export const registrationProblems = (body: RegisterRequest, today: Date): Array<
   }
   if (body.email === undefined) problems.push({ path: "email", code: "EMAIL_IS_REQUIRED", message: "Email is required" })
   problems.push(...passwordProblems(body.password))
-  const username = body.username
-  if (username !== undefined && ([...username].length < 2 || [...username].length > 32 || !/^[\p{L}\p{N}_.]+$/u.test(username))) {
-    problems.push({ path: "username", code: "STRING_LENGTH_INVALID", message: "2 to 32 letters, digits, _ or ." })
-  }
+  const username = body.username === undefined ? undefined : usernameProblem(body.username)
+  if (username !== undefined) problems.push(username)
   return problems
 }
 
@@ -81,14 +79,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     const ipAuthorizations = yield* IpAuthorizations
     const recovery = yield* Recovery
 
-    const freeDiscriminator = (username: string) =>
-      Effect.map(users.takenDiscriminators(username), (taken) => {
-        for (let tries = 0; tries < 50; tries++) {
-          const candidate = String(randomInt(1, 10_000)).padStart(4, "0")
-          if (!taken.has(candidate)) return candidate
-        }
-        return undefined
-      })
+    const discriminatorFor = (username: string) => Effect.map(users.takenDiscriminators(username), freeDiscriminator)
 
     return handlers
       .handle("register", ({ payload }) =>
@@ -101,7 +92,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
             return yield* invalid([{ path: "email", code: "EMAIL_ALREADY_IN_USE", message: "Email is already registered" }])
           }
           const username = payload.username ?? usernameBase(payload.global_name ?? email.split("@")[0] ?? "")
-          const discriminator = yield* freeDiscriminator(username)
+          const discriminator = yield* discriminatorFor(username)
           if (discriminator === undefined) {
             return yield* invalid([{ path: "username", code: "TAG_ALREADY_TAKEN", message: "Too many users have this username" }])
           }

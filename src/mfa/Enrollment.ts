@@ -45,9 +45,9 @@ export const makeEnrollment = Effect.gen(function*() {
         if (secret === undefined) return yield* invalidField("secret", "INVALID_FORMAT", "Expected a base32 secret of 80 to 512 bits")
         const step = totpStep(secret, payload.code, null)
         if (step === undefined) return yield* badCode()
-        const codes = newBackupCodes()
-        yield* repo.enableTotp(me.id, secret, step, codes)
-        return { backup_codes: codes.map((code) => ({ code, consumed: false })) }
+        yield* repo.enableTotp(me.id, secret, step, newBackupCodes())
+        // As stored, so that this list and every later one show the codes in the same order.
+        return yield* backupCodesOf(me.id)
       }),
 
     /**

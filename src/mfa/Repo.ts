@@ -72,6 +72,12 @@ export class MfaRepo extends Context.Service<MfaRepo, {
   readonly deleteCredential: (userId: string, credentialId: string) => Effect.Effect<boolean>
   /** Stores the counter of a verified assertion, unless another one got there first with the same or a higher one. */
   readonly useCredential: (credentialId: string, counter: number) => Effect.Effect<boolean>
+  /**
+   * Counts one proof presented with a live MFA ticket (one_time_tokens, by its
+   * hash) and answers its user; undefined when the ticket is unknown, used,
+   * expired, or has had `max` attempts already.
+   */
+  readonly attemptTicket: (ticketHash: Buffer, max: number) => Effect.Effect<string | undefined>
 }>()("guildhall/MfaRepo") {
   static readonly layer = Layer.effect(
     MfaRepo,
@@ -177,7 +183,18 @@ export class MfaRepo extends Context.Service<MfaRepo, {
         useCredential: (credentialId, counter) =>
           sql`UPDATE webauthn_credentials SET counter = ${counter}, last_used_at = now()
               WHERE credential_id = ${credentialId} AND (counter < ${counter} OR (counter = 0 AND ${counter} = 0))
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+        // Counted before the proof is checked, in one statement: parallel guesses cannot outrun the limit.
+        attemptTicket: (ticketHash, max) =>
+          sql<{ user_id: string | null }>`
+            UPDATE one_time_tokens
+            SET data = jsonb_set(data, '{attempts}', to_jsonb(COALESCE((data->>'attempts')::int, 0) + 1))
+            WHERE token_hash = ${ticketHash} AND kind = 'mfa_ticket' AND used_at IS NULL AND expires_at > now()
+              AND COALESCE((data->>'attempts')::int, 0) < ${max}
+            RETURNING user_id`.pipe(
+            Effect.map((rows) => (rows[0]?.user_id == null ? undefined : String(rows[0].user_id))),
+            Effect.orDie
+          )
       })
     })
   )

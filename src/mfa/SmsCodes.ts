@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { BadRequest, TooManyRequests, Unavailable } from "../http/Errors.ts"
-import { tokenHash } from "../platform/Crypto.ts"
+import { sameBytes, tokenHash } from "../platform/Crypto.ts"
 import { Sms } from "../sms/Sms.ts"
 import { newSmsCode, normalizeSixDigits } from "./Codes.ts"
 import { MfaRepo } from "./Repo.ts"
@@ -63,17 +63,20 @@ export class SmsCodes extends Context.Service<SmsCodes, {
           )
         })
 
+      /** The attempt is counted before the code is compared: parallel guesses cannot outrun the limit. */
       const check = (userId: string, purpose: SmsPurpose, code: string) =>
         Effect.gen(function*() {
+          const live = yield* sql<{ code_hash: Uint8Array }>`
+            UPDATE mfa_sms_codes SET attempts = attempts + 1
+            WHERE user_id = ${userId} AND purpose = ${purpose} AND expires_at > now() AND attempts < ${MAX_ATTEMPTS}
+            RETURNING code_hash`
+          const stored = live[0]
           const digits = normalizeSixDigits(code)
-          const used = digits === undefined ? [] : yield* sql`
-            DELETE FROM mfa_sms_codes
-            WHERE user_id = ${userId} AND purpose = ${purpose} AND code_hash = ${tokenHash(digits)}
-              AND expires_at > now() AND attempts < ${MAX_ATTEMPTS}
-            RETURNING 1`
-          if (used.length === 1) return true
-          yield* sql`UPDATE mfa_sms_codes SET attempts = attempts + 1 WHERE user_id = ${userId} AND purpose = ${purpose}`
-          return false
+          if (stored === undefined || digits === undefined || !sameBytes(Buffer.from(stored.code_hash), tokenHash(digits))) return false
+          const used = yield* sql`DELETE FROM mfa_sms_codes
+                                  WHERE user_id = ${userId} AND purpose = ${purpose} AND code_hash = ${Buffer.from(stored.code_hash)}
+                                  RETURNING 1`
+          return used.length === 1
         }).pipe(Effect.orDie)
 
       return SmsCodes.of({ send, check })

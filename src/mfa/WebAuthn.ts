@@ -40,7 +40,17 @@ const signCount = (authenticatorData: string): number | undefined => {
 
 /** The options as the wire schema types them: a plain JSON object with its `challenge`. */
 export type OptionsJson = { readonly [key: string]: unknown; readonly challenge: string }
-const asJson = (options: PublicKeyCredentialCreationOptionsJSON | PublicKeyCredentialRequestOptionsJSON): OptionsJson => ({ ...options })
+/** A JSON value without its undefined members: simplewebauthn leaves some (`allowCredentials`), and undefined is no JSON. */
+const withoutUndefined = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutUndefined)
+    : typeof value === "object" && value !== null
+    ? Object.fromEntries(Object.entries(value).flatMap(([key, v]) => (v === undefined ? [] : [[key, withoutUndefined(v)]])))
+    : value
+const asJson = (options: PublicKeyCredentialCreationOptionsJSON | PublicKeyCredentialRequestOptionsJSON): OptionsJson => ({
+  ...Object.fromEntries(Object.entries(options).flatMap(([key, v]) => (v === undefined ? [] : [[key, withoutUndefined(v)]]))),
+  challenge: options.challenge
+})
 
 /** The user handle of our credentials: the user id's digits, as bytes. */
 const userHandleOf = (userId: string) => new Uint8Array(Buffer.from(userId, "utf8"))

@@ -4,12 +4,27 @@ import { GuildResponse } from "../guilds/Schemas.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
 import { Snowflake } from "../http/Common.ts"
 import { ApiErrors } from "../http/Errors.ts"
-import { UserPrivateResponse } from "./Schemas.ts"
+import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
+import { UserProfileFullResponse } from "./ProfileSchemas.ts"
+import { UserProfileQuery, UserTagCheckQuery, UserUpdateRequest } from "./Requests.ts"
+import { UserPartialResponse, UserPrivateResponse, UserTagCheckResponse } from "./Schemas.ts"
 
 const Limit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))
 
+/** Per user. */
+const bucket = (name: string, limit: number, windowSeconds: number) => ({
+  name: `users.${name}`,
+  limit,
+  windowMillis: windowSeconds * 1000
+})
+
 export class UsersApi extends HttpApiGroup.make("users").add(
   HttpApiEndpoint.get("me", "/users/@me", { success: UserPrivateResponse, error: ApiErrors }),
+  HttpApiEndpoint.patch("updateMe", "/users/@me", {
+    payload: UserUpdateRequest,
+    success: UserPrivateResponse,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket("update", 20, 60)).middleware(RateLimit),
   HttpApiEndpoint.get("myGuilds", "/users/@me/guilds", {
     query: {
       before: Schema.optional(Snowflake),
@@ -19,5 +34,21 @@ export class UsersApi extends HttpApiGroup.make("users").add(
     },
     success: Schema.Array(GuildResponse),
     error: ApiErrors
-  })
+  }),
+  HttpApiEndpoint.get("checkTag", "/users/check-tag", {
+    query: UserTagCheckQuery,
+    success: UserTagCheckResponse,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket("check-tag", 30, 10)).middleware(RateLimit),
+  HttpApiEndpoint.get("user", "/users/:user_id", {
+    params: { user_id: Snowflake },
+    success: UserPartialResponse,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket("get", 60, 10)).middleware(RateLimit),
+  HttpApiEndpoint.get("profile", "/users/:target_id/profile", {
+    params: { target_id: Snowflake },
+    query: UserProfileQuery,
+    success: UserProfileFullResponse,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket("profile", 60, 10)).middleware(RateLimit)
 ).middleware(UserAuthentication) {}

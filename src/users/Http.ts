@@ -1,22 +1,51 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { EmailChange } from "../account/EmailChange.ts"
+import { Sudo } from "../auth/Sudo.ts"
+import { formatDiscriminator, usernameProblem } from "../auth/Usernames.ts"
 import { Actors } from "../guilds/Actors.ts"
+import * as Reads from "../../shards/guild/Reads.ts"
 import { Api } from "../http/Api.ts"
+import { jsonResponse } from "../http/Common.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { unauthorized } from "../http/Errors.ts"
-import { toUserPrivate, UsersRepo } from "./Repo.ts"
+import { Forbidden, invalidField, NotFound, unknown } from "../http/Errors.ts"
+import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
+import { Profiles } from "./Profiles.ts"
+import { toUserPartial, UsersRepo } from "./Repo.ts"
+import { queryFlag } from "./Requests.ts"
+import { UserUpdates } from "./Updates.ts"
 
-export const UsersHttp = HttpApiBuilder.group(Api, "users", (handlers) =>
+const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
   Effect.gen(function*() {
     const users = yield* UsersRepo
     const actors = yield* Actors
+    const updates = yield* UserUpdates
+    const profiles = yield* Profiles
+    const sudo = yield* Sudo
+    const emailChange = yield* EmailChange
+
+    /** The target as a member of the guild, when both are in it; null otherwise, as the reference does. */
+    const guildMember = (guildId: string, viewerId: string, targetId: string) =>
+      actors.readGuild(guildId, Reads.member(viewerId, targetId), (guild) => guild.GetMember({ userId: viewerId, targetId })).pipe(
+        Effect.catchIf((e) => e instanceof NotFound || e instanceof Forbidden, () => Effect.succeed(null))
+      )
+
     return handlers
-      .handle("me", () =>
+      .handle("me", () => Effect.flatMap(CurrentUser, (me) => updates.privateView(me.id)))
+      .handle("updateMe", ({ payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const row = yield* users.findById(me.id)
-          if (row === undefined) return yield* unauthorized()
-          return toUserPrivate(row)
+          const plan = yield* updates.plan(me, payload)
+          if (plan.needsSudo) yield* sudo.require(me, payload)
+          // The email change itself was made by its flow (verify-new); the token only confirms it here.
+          if (payload.email_token !== undefined) {
+            const address = yield* emailChange.redeemEmailToken(me.id, payload.email_token)
+            if (address === undefined || (payload.email !== undefined && payload.email.toLowerCase() !== address.toLowerCase())) {
+              return yield* invalidField("email_token", "INVALID_EMAIL_TOKEN", "Invalid or expired email token")
+            }
+          }
+          yield* updates.commit(me, plan)
+          return yield* updates.privateView(me.id)
         }))
       .handle("myGuilds", ({ query }) =>
         Effect.gen(function*() {
@@ -25,11 +54,50 @@ export const UsersHttp = HttpApiBuilder.group(Api, "users", (handlers) =>
             actors.user(me.id).ListGuilds({ before: query.before, after: query.after, limit: query.limit ?? 200 })
           )
           // A guild that vanished between the two reads is left out rather than failing the list.
-          const guilds = yield* Effect.forEach(
+          const views = yield* Effect.forEach(
             ids,
-            (id) => actors.bounded(actors.guild(id).Get({ userId: me.id })).pipe(Effect.option),
+            (id) => actors.readGuild(id, Reads.view(me.id), (guild) => guild.View({ userId: me.id })).pipe(Effect.option),
             { concurrency: 16 }
           )
-          return guilds.flatMap((g) => (g._tag === "Some" ? [g.value] : []))
+          return jsonResponse(`[${views.flatMap((v) => (v._tag === "Some" ? [v.value] : [])).join(",")}]`)
+        }))
+      .handle("checkTag", ({ query }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const problem = usernameProblem(query.username)
+          if (problem !== undefined) return yield* invalidField(problem.path, problem.code ?? "INVALID_FORMAT", problem.message)
+          const discriminator = formatDiscriminator(Number(query.discriminator))
+          const mine = yield* users.findById(me.id)
+          // One's own tag is not taken: it is free for oneself.
+          if (mine?.username.toLowerCase() === query.username.toLowerCase() && mine.discriminator === discriminator) {
+            return { taken: false }
+          }
+          return { taken: (yield* users.takenDiscriminators(query.username)).has(discriminator) }
+        }))
+      .handle("user", ({ params }) =>
+        Effect.gen(function*() {
+          const row = yield* users.findById(params.user_id)
+          if (row === undefined) return yield* unknown("USER")
+          return toUserPartial(row)
+        }))
+      .handle("profile", ({ params, query }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const profile = yield* profiles.view(me.id, params.target_id, {
+            withMutualFriends: queryFlag(query.with_mutual_friends),
+            withMutualGuilds: queryFlag(query.with_mutual_guilds)
+          })
+          if (query.guild_id === undefined) return profile
+          const member = yield* guildMember(query.guild_id, me.id, params.target_id)
+          return {
+            ...profile,
+            ...(member === null ? {} : { guild_member: member }),
+            guild_member_profile: member === null
+              ? null
+              : { bio: null, pronouns: null, banner: member.banner ?? null, accent_color: member.accent_color ?? null }
+          }
         }))
   }))
+
+/** The user routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
+export const UsersHttp = UsersHandlers.pipe(Layer.provide(RateLimitLive))

@@ -13,7 +13,9 @@ export const UserPartialResponse = Schema.Struct({
   avatar_color: NullableInt,
   bot: Schema.optional(Schema.Boolean),
   system: Schema.optional(Schema.Boolean),
-  flags: Schema.Int
+  flags: Schema.Int,
+  /** MentionReplyPreferences; shown only when the user has one. */
+  mention_flags: Schema.optional(Schema.Int)
 })
 export type UserPartialResponse = typeof UserPartialResponse.Type
 
@@ -23,11 +25,14 @@ export const UserPrivateResponse = Schema.Struct({
   acls: Schema.Array(Schema.String),
   traits: Schema.Array(Schema.String),
   email: NullableString,
+  email_bounced: Schema.optional(Schema.Boolean),
   phone: Schema.optional(NullableString),
   has_verified_phone: Schema.Boolean,
   bio: NullableString,
   pronouns: NullableString,
   accent_color: NullableInt,
+  timezone: Schema.optional(NullableString),
+  timezone_privacy_flags: Schema.optional(Schema.Int),
   banner: NullableString,
   banner_color: NullableInt,
   mfa_enabled: Schema.Boolean,
@@ -65,3 +70,5 @@ export const UserPrivateResponse = Schema.Struct({
   privacy_agreed_at: NullableString
 })
 export type UserPrivateResponse = typeof UserPrivateResponse.Type
+
+export const UserTagCheckResponse = Schema.Struct({ taken: Schema.Boolean })

@@ -1,4 +1,7 @@
 import { Layer } from "effect"
+import { UserLinks } from "./Links.ts"
+import { Profiles } from "./Profiles.ts"
+import { UserUpdates } from "./Updates.ts"
 
 /** The services this domain's handlers need beyond the shared ones of src/App.ts. */
-export const services = Layer.empty
+export const services = Layer.mergeAll(Profiles.layer, UserUpdates.layer).pipe(Layer.provide(UserLinks.layer))

@@ -1,0 +1,41 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { BoundedText, Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
+
+export const MAX_NOTE_LENGTH = 256
+
+/** UserNotesRecordResponse: target id to note. */
+export const UserNotesRecordResponse = Schema.Record(Schema.String, Schema.String)
+export const UserNoteResponse = Schema.Struct({ note: Schema.String })
+/** UserNoteUpdateRequest: null, an empty note or none at all deletes it. */
+export const UserNoteUpdateRequest = Schema.Struct({
+  note: Schema.optional(Schema.NullOr(BoundedText(0, MAX_NOTE_LENGTH)))
+})
+
+const targetPath = { target_id: Snowflake }
+
+/** Per user. */
+const bucket = (name: string, limit: number, windowSeconds: number) => ({
+  name: `notes.${name}`,
+  limit,
+  windowMillis: windowSeconds * 1000
+})
+
+export class NotesApi extends HttpApiGroup.make("notes").add(
+  HttpApiEndpoint.get("list", "/users/@me/notes", { success: UserNotesRecordResponse, error: ApiErrors })
+    .annotate(RateLimitBucket, bucket("read", 60, 10))
+    .middleware(RateLimit),
+  HttpApiEndpoint.get("get", "/users/@me/notes/:target_id", {
+    params: targetPath,
+    success: UserNoteResponse,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket("read", 60, 10)).middleware(RateLimit),
+  HttpApiEndpoint.put("set", "/users/@me/notes/:target_id", {
+    params: targetPath,
+    payload: UserNoteUpdateRequest,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket("write", 30, 10)).middleware(RateLimit)
+).middleware(UserAuthentication) {}
