@@ -1,5 +1,11 @@
 import { defineConfig } from "vitest/config"
 
+// The engine's native parts crash on the machine's older Node: npm scripts and npx put
+// node_modules/.bin (Node 24, the `node` dependency) first on the PATH; a bare call may not.
+if (Number(process.versions.node.split(".")[0]) < 24) {
+  throw new Error(`vitest is running on Node ${process.version}: run it through npm (npm test, or npx vitest run FILE) so that Node 24 is used`)
+}
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],

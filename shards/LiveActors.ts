@@ -1,7 +1,9 @@
 import { Context, Layer } from "effect"
+import type { GuildState } from "./guild/State.ts"
 
-/** What the stats need to know of one live guild actor. */
+/** One live guild actor: the state it published after its last committed change, and what the stats show. */
 export interface LiveGuild {
+  readonly state: GuildState
   readonly name: string
   readonly icon: string | null
   readonly memberCount: number
@@ -11,8 +13,10 @@ export interface LiveGuild {
 
 /**
  * The guild actors that hold state in this process. Actors add themselves
- * when they load and remove themselves when they drop their state, so the
- * count is exact even though the engine keeps an idle fiber around.
+ * when they load, replace their entry after each committed change, and remove
+ * themselves when they drop their state, so the count is exact even though
+ * the engine keeps an idle fiber around. Reads in this process are served
+ * from the published state (src/guilds/Actors.ts).
  */
 export class LiveActors extends Context.Service<LiveActors, {
   readonly guilds: Map<string, LiveGuild>

@@ -29,6 +29,8 @@ export interface Settings {
   readonly maxResidentActors: number
   /** Minutes an idle actor stays in memory. */
   readonly actorIdleMinutes: number
+  /** Serve reads of an actor living in this process from its published state (off: every read through its mailbox). */
+  readonly actorLocalReads: boolean
   /** Secret of an admin API key with every ACL, made sure of at start. */
   readonly adminBootstrapKey: Option.Option<Redacted.Redacted>
   /** Log every request (otherwise only errors and a sample are logged). */
@@ -47,6 +49,10 @@ export interface Settings {
   readonly webauthnOrigins: ReadonlyArray<string>
   /** Rate limits of conventions.md; off only by explicit configuration (tests, benchmarks). */
   readonly rateLimits: boolean
+  /** Days between POST /users/@me/delete and the deletion; a login in between cancels it. */
+  readonly accountDeletionGraceDays: number
+  /** Seconds between two runs of the job that deletes accounts whose grace period is over. */
+  readonly accountDeletionSweepSeconds: number
 }
 
 const positiveInt = (name: string, fallback: number) =>
@@ -71,6 +77,7 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   actorCallTimeoutMillis: positiveInt("ACTOR_CALL_TIMEOUT_MS", 10_000),
   maxResidentActors: positiveInt("MAX_RESIDENT_ACTORS", 100_000),
   actorIdleMinutes: positiveInt("ACTOR_IDLE_MINUTES", 30),
+  actorLocalReads: Config.Literals(["on", "off"], "ACTOR_LOCAL_READS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
   adminBootstrapKey: Config.Redacted("ADMIN_BOOTSTRAP_KEY").pipe(Config.option),
   logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false)),
   publicUrl: Config.URL("PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.withDefault("http://localhost:8080")),
@@ -83,7 +90,9 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
     Config.map((list) => list.split(",").map((o) => o.trim()).filter((o) => o.length > 0)),
     Config.withDefault(["http://localhost:8080"])
   ),
-  rateLimits: Config.Literals(["on", "off"], "RATE_LIMITS").pipe(Config.map((v) => v === "on"), Config.withDefault(true))
+  rateLimits: Config.Literals(["on", "off"], "RATE_LIMITS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
+  accountDeletionGraceDays: positiveInt("ACCOUNT_DELETION_GRACE_DAYS", 14),
+  accountDeletionSweepSeconds: positiveInt("ACCOUNT_DELETION_SWEEP_SECONDS", 60)
 })
 
 const checked = (settings: Settings) =>

@@ -22,7 +22,7 @@ const measure = Effect.gen(function*() {
   yield* guild.Create({ operationId: "bench-create", channelId: "1001", owner, name: "bench", icon: null })
   for (const round of [1, 2, 3]) {
     const started = performance.now()
-    yield* Effect.forEach(Array.from({ length: CALLS }), () => guild.Get({ userId: "1" }), { concurrency: IN_FLIGHT, discard: true })
+    yield* Effect.forEach(Array.from({ length: CALLS }), () => guild.View({ userId: "1" }), { concurrency: IN_FLIGHT, discard: true })
     const ms = performance.now() - started
     yield* Console.log(`round ${round}: ${(ms * 1000 / CALLS).toFixed(1)} µs a call, ${Math.round(CALLS / ms * 1000)} calls/s`)
   }

@@ -6,7 +6,10 @@
 //      for GET /_health, registers a user and creates a guild;
 //   2. starts ops/bench/bare-health.ts, a bare node:http server answering the same body;
 //   3. measures with autocannon, each after a warm-up: the bare server's /_health, our
-//      GET /_health, and GET /guilds/{id} with the user's token (a guild actor call);
+//      GET /_health, and GET /guilds/{id} with the user's token (the guild actor's read,
+//      served from the state the actor published in this process); then, for reference,
+//      the same read on a second embedded server started with ACTOR_LOCAL_READS=off, where
+//      every read is a message through the actor's mailbox (the path of cluster mode);
 //   4. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
 //      health >= 40% of bare), and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
@@ -191,7 +194,7 @@ const isLoopback = (url: URL): boolean => ["127.0.0.1", "localhost", "[::1]"].in
 // --- the three targets ----------------------------------------------------------------
 
 /** Boots the embedded server on a free port with a fresh data directory. */
-const bootEmbedded = async (bootSeconds: number): Promise<{ base: string; health: Reply }> => {
+const bootEmbedded = async (bootSeconds: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ base: string; health: Reply }> => {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), "guildhall-bench-"))
   // Runs after the children are stopped.
@@ -201,7 +204,8 @@ const bootEmbedded = async (bootSeconds: number): Promise<{ base: string; health
     HOST: "127.0.0.1",
     PORT: String(port),
     DATA_DIR: dataDir,
-    LOG_REQUESTS: "false"
+    LOG_REQUESTS: "false",
+    ...extraEnv
   }
   // Embedded mode: one process, PGlite, no Redis, whatever the caller's shell has set.
   delete env["DATABASE_URL"]
@@ -358,7 +362,7 @@ const main = async (): Promise<number> => {
   if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
 
   // Whatever happens, the run ends: boot + three measured targets + margin.
-  const budgetSeconds = bootSeconds + 3 * (load.seconds + load.warmupSeconds + 5) + 60
+  const budgetSeconds = 2 * bootSeconds + 4 * (load.seconds + load.warmupSeconds + 5) + 60
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
@@ -397,6 +401,13 @@ const main = async (): Promise<number> => {
     const health = await measure("GET /_health", `${base}/_health`, load)
     const actor = await measure("GET /guilds/{id} (actor)", guild.guildUrl, load, { authorization: guild.token })
     runs.push(health, actor)
+    if (mode === "embedded") {
+      const mailbox = await bootEmbedded(bootSeconds, { ACTOR_LOCAL_READS: "off" })
+      const mailboxGuild = await makeGuild(mailbox.base)
+      runs.push(await measure("GET /guilds/{id} through the mailbox (reference)", mailboxGuild.guildUrl, load, {
+        authorization: mailboxGuild.token
+      }))
+    }
     ratios = {
       actorOverHealth: actor.requestsPerSecond / health.requestsPerSecond,
       healthOverBare: health.requestsPerSecond / bare.requestsPerSecond

@@ -8,7 +8,8 @@ import { User } from "../user/Protocol.ts"
 import { Permission, has } from "./Permissions.ts"
 import { Guild } from "./Protocol.ts"
 import { GuildRepo } from "./Repo.ts"
-import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, membersPage, viewFor } from "./State.ts"
+import * as Reads from "./Reads.ts"
+import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, viewFor } from "./State.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 
@@ -36,6 +37,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           return
         }
         live.guilds.set(guildId, {
+          state: next,
           name: next.guild.name,
           icon: next.guild.icon,
           memberCount: next.members.size,
@@ -110,16 +112,13 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
             return view
           })),
 
-        Get: ({ payload }) => Effect.map(asMember(payload.userId), (s) => viewFor(s, payload.userId)).pipe(Rpc.fork),
+        // Reads run concurrently with everything; in this process they skip the mailbox (Reads.ts).
+        View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),
 
         ListMembers: ({ payload }) =>
-          Effect.map(asMember(payload.userId), (s) => membersPage(s, payload.limit, payload.after)).pipe(Rpc.fork),
+          Effect.flatMap(existing, Reads.members(payload.userId, payload.limit, payload.after)).pipe(Rpc.fork),
 
-        GetMember: ({ payload }) =>
-          Effect.flatMap(asMember(payload.userId), (s) => {
-            const member = s.members.get(payload.targetId)
-            return member === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(member)
-          }).pipe(Rpc.fork),
+        GetMember: ({ payload }) => Effect.flatMap(existing, Reads.member(payload.userId, payload.targetId)).pipe(Rpc.fork),
 
         Reload: () => Effect.map(reload, () => ({ found: state !== undefined })),
 

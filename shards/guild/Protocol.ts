@@ -59,9 +59,10 @@ export const Update = Rpc.make("Update", {
   error: GuildErrors
 }).annotate(ClusterSchema.Persisted, true)
 
-export const Get = Rpc.make("Get", {
+/** The guild as the member `userId` sees it: GuildResponse, already rendered as JSON (see Reads.ts). */
+export const View = Rpc.make("View", {
   payload: { userId: Schema.String },
-  success: GuildResponse,
+  success: Schema.String,
   error: GuildErrors
 })
 
@@ -83,4 +84,4 @@ export const Reload = Rpc.make("Reload", { success: Schema.Struct({ found: Schem
 /** Drop the guild's memory; the next message loads it again. */
 export const Shutdown = Rpc.make("Shutdown", { success: Schema.Struct({ found: Schema.Boolean }) })
 
-export const Guild = Entity.make("Guild", [Create, Update, Get, ListMembers, GetMember, Reload, Shutdown])
+export const Guild = Entity.make("Guild", [Create, Update, View, ListMembers, GetMember, Reload, Shutdown])

@@ -1,8 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import * as Reads from "../../shards/guild/Reads.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../http/Errors.ts"
+import { jsonResponse } from "../http/Common.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
 import { Actors } from "./Actors.ts"
@@ -12,6 +14,8 @@ export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
     const actors = yield* Actors
     const users = yield* UsersRepo
     const snowflakes = yield* Snowflakes
+    const member = (guildId: string, userId: string, targetId: string) =>
+      actors.readGuild(guildId, Reads.member(userId, targetId), (guild) => guild.GetMember({ userId, targetId }))
 
     return handlers
       .handle("create", ({ payload }) =>
@@ -29,7 +33,11 @@ export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
           }))
         }))
       .handle("get", ({ params }) =>
-        Effect.flatMap(CurrentUser, (me) => actors.bounded(actors.guild(params.guild_id).Get({ userId: me.id }))))
+        Effect.flatMap(CurrentUser, (me) =>
+          Effect.map(
+            actors.readGuild(params.guild_id, Reads.view(me.id), (guild) => guild.View({ userId: me.id })),
+            jsonResponse
+          )))
       .handle("update", ({ params, payload }) =>
         Effect.flatMap(CurrentUser, (me) =>
           actors.bounded(actors.guild(params.guild_id).Update({
@@ -38,12 +46,10 @@ export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
             patch: payload
           }))))
       .handle("members", ({ params, query }) =>
-        Effect.flatMap(CurrentUser, (me) =>
-          actors.bounded(actors.guild(params.guild_id).ListMembers({ userId: me.id, limit: query.limit ?? 1, after: query.after }))))
-      .handle("myMember", ({ params }) =>
-        Effect.flatMap(CurrentUser, (me) =>
-          actors.bounded(actors.guild(params.guild_id).GetMember({ userId: me.id, targetId: me.id }))))
-      .handle("member", ({ params }) =>
-        Effect.flatMap(CurrentUser, (me) =>
-          actors.bounded(actors.guild(params.guild_id).GetMember({ userId: me.id, targetId: params.user_id }))))
+        Effect.flatMap(CurrentUser, (me) => {
+          const page = { userId: me.id, limit: query.limit ?? 1, after: query.after }
+          return actors.readGuild(params.guild_id, Reads.members(page.userId, page.limit, page.after), (guild) => guild.ListMembers(page))
+        }))
+      .handle("myMember", ({ params }) => Effect.flatMap(CurrentUser, (me) => member(params.guild_id, me.id, me.id)))
+      .handle("member", ({ params }) => Effect.flatMap(CurrentUser, (me) => member(params.guild_id, me.id, params.user_id)))
   }))

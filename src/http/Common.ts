@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
 
 const MAX_SNOWFLAKE = 2n ** 63n - 1n
 
@@ -26,3 +27,10 @@ export const BoundedText = (min: number, max: number, code = "STRING_LENGTH_INVA
   )
 
 export const SuccessResponse = Schema.Struct({ success: Schema.Literal(true) })
+
+/**
+ * A body that is JSON already (an actor's rendered view): written as it is,
+ * where a handler's return value would be encoded through its schema again.
+ */
+export const jsonResponse = (json: string): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(json, { contentType: "application/json" })

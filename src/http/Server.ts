@@ -1,11 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Effect, Layer } from "effect"
+import { ByteSize, Context, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
-import { AppConfig } from "../Config.ts"
+import { AppConfig, type Settings } from "../Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
@@ -60,9 +60,27 @@ export const routes = (logRequests: boolean) =>
     requestMiddleware(logRequests)
   )
 
-/** The HTTP server on HOST:PORT; the engine's per-request logger is off (it halves throughput). */
-export const serve = <A, E, R>(handlers: Layer.Layer<A, E, R>) =>
+/**
+ * The HTTP server on HOST:PORT; the engine's per-request logger is off (it halves throughput).
+ * Path parameters may be up to 2048 characters (the router's default is 100): a WebAuthn
+ * credential id, named in the path, is up to 1023 bytes (1364 in base64url).
+ *
+ * Every request's fiber starts from the context the server was built in, and
+ * Effect copies that context whenever a request adds to it. So the server is
+ * built from the route handlers alone, not from every service of the
+ * application: the handlers took theirs when they were built (LeanGroups.ts).
+ */
+const server = (settings: Settings) =>
+  HttpRouter.serve(routes(settings.logRequests), {
+    disableLogger: true,
+    routerConfig: { ignoreTrailingSlash: false, maxParamLength: 2048 }
+  }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host })))
+
+/** The route handlers: what the server needs of the application. */
+type Handlers = Layer.Services<ReturnType<typeof server>>
+
+export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
   Layer.unwrap(Effect.map(AppConfig, (settings) =>
-    HttpRouter.serve(routes(settings.logRequests).pipe(Layer.provide(handlers)), { disableLogger: true, routerConfig: { ignoreTrailingSlash: false } }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
-    )))
+    Layer.fromBuild((memoMap, scope) =>
+      Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
+        Layer.buildWithMemoMap(server(settings), memoMap, scope).pipe(Effect.updateContext((_: Context.Context<R>) => built))))))

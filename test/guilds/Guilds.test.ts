@@ -116,3 +116,27 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds ov
       assert.strictEqual(tooMany.status, 400)
     }))
 })
+
+// Reads in the actor's own process skip its mailbox (src/guilds/Actors.ts); with that off,
+// every read is a message to the actor, as in cluster mode. Both must answer the same.
+layer(TestApi.layerWith({ ACTOR_LOCAL_READS: "off" }), { timeout: 120_000, excludeTestServices: true })(
+  "guild reads through the actor's mailbox",
+  (it) => {
+    it.effect("answer what the write answered, and refuse strangers", () =>
+      Effect.gen(function*() {
+        const api = yield* TestApi
+        const owner = yield* api.register()
+        const stranger = yield* api.register()
+        const { id, body } = yield* createGuild(owner.token)
+        const got = yield* api.request("GET", `/guilds/${id}`, { token: owner.token })
+        assert.deepStrictEqual(got.body, body)
+        const mine = yield* api.request("GET", `/guilds/${id}/members/@me`, { token: owner.token })
+        expect(mine.body).toMatchObject({ user: { id: owner.userId } })
+        const list = yield* api.request("GET", "/users/@me/guilds", { token: owner.token })
+        assert.deepStrictEqual(list.body, [body])
+        const refused = yield* api.request("GET", `/guilds/${id}`, { token: stranger.token })
+        assert.strictEqual(refused.status, 403)
+        expect(refused.body).toMatchObject({ code: "MISSING_ACCESS" })
+      }))
+  }
+)

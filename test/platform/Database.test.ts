@@ -34,7 +34,10 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   webauthnRpId: "localhost",
   webauthnRpName: "Guildhall",
   webauthnOrigins: ["http://localhost:8080"],
-  rateLimits: false
+  rateLimits: false,
+  actorLocalReads: true,
+  accountDeletionGraceDays: 14,
+  accountDeletionSweepSeconds: 60
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

@@ -47,9 +47,9 @@ layer(Cluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (
       const url = yield* DatabaseUrl
       yield* queryAt(url, "INSERT INTO users (id, username, discriminator) VALUES (2, 'other', '0002')")
       const client = yield* Guild.client
-      const missing = yield* Effect.flip(client("999").Get({ userId: "1" }))
+      const missing = yield* Effect.flip(client("999").View({ userId: "1" }))
       expect(missing).toMatchObject({ _tag: "NotFound", code: "UNKNOWN_GUILD" })
-      const stranger = yield* Effect.flip(client("500").Get({ userId: "2" }))
+      const stranger = yield* Effect.flip(client("500").View({ userId: "2" }))
       expect(stranger).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
     }))
 })

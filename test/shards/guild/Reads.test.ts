@@ -1,0 +1,45 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import * as Reads from "../../../shards/guild/Reads.ts"
+import { createGuild, type GuildState, viewFor } from "../../../shards/guild/State.ts"
+import { GuildResponse } from "../../../src/guilds/Schemas.ts"
+
+const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
+const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
+const withMember = (state: GuildState, id: string): GuildState => ({
+  ...state,
+  members: new Map([...state.members, [id, { user: user(id), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
+})
+
+describe("guild reads", () => {
+  it.effect("render the member's view as the schema encodes it, with each viewer's permissions", () =>
+    Effect.gen(function*() {
+      const state = withMember(base, "2")
+      for (const viewer of ["1", "2"]) {
+        const json = yield* Reads.view(viewer)(state)
+        assert.deepStrictEqual(JSON.parse(json), Schema.encodeSync(GuildResponse)(viewFor(state, viewer)))
+      }
+      const owner = JSON.parse(yield* Reads.view("1")(state))
+      const member = JSON.parse(yield* Reads.view("2")(state))
+      assert.notStrictEqual(owner.permissions, member.permissions)
+    }))
+
+  it.effect("follow a change: a new state renders anew", () =>
+    Effect.gen(function*() {
+      const before = yield* Reads.view("1")(base)
+      const renamed: GuildState = { ...base, guild: { ...base.guild, name: "Renamed" } }
+      const after = yield* Reads.view("1")(renamed)
+      assert.strictEqual(JSON.parse(before).name, "G")
+      assert.strictEqual(JSON.parse(after).name, "Renamed")
+    }))
+
+  it.effect("refuse strangers and unknown members as the actor does", () =>
+    Effect.gen(function*() {
+      const stranger = yield* Effect.flip(Reads.view("9")(base))
+      assert.strictEqual(stranger.code, "MISSING_ACCESS")
+      const missing = yield* Effect.flip(Reads.member("1", "9")(base))
+      assert.strictEqual(missing.code, "UNKNOWN_MEMBER")
+      const page = yield* Reads.members("1", 10, undefined)(withMember(base, "2"))
+      assert.deepStrictEqual(page.map((m) => m.user.id), ["1", "2"])
+    }))
+})
