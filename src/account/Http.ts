@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../http/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -10,7 +11,7 @@ import { EmailChange } from "./EmailChange.ts"
 import { PasswordChange } from "./PasswordChange.ts"
 
 const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const emailChange = yield* EmailChange
     const passwordChange = yield* PasswordChange
     const sudo = yield* Sudo
@@ -60,7 +61,7 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
       .handle("passwordChangeComplete", ({ payload }) =>
         Effect.flatMap(CurrentUser, (me) =>
           passwordChange.complete(me.id, payload.ticket, payload.verification_proof, payload.new_password)))
-  }))
+  })))
 
 /** The account routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const AccountHttp = AccountHandlers.pipe(Layer.provide(RateLimitLive))
+export const AccountHttp = lean(AccountHandlers).pipe(Layer.provide(RateLimitLive))

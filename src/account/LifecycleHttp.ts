@@ -2,12 +2,13 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { AccountLifecycle } from "./Lifecycle.ts"
 
 const AccountLifecycleHandlers = HttpApiBuilder.group(Api, "accountLifecycle", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const lifecycle = yield* AccountLifecycle
     const sudo = yield* Sudo
     return handlers
@@ -23,7 +24,7 @@ const AccountLifecycleHandlers = HttpApiBuilder.group(Api, "accountLifecycle", (
           yield* sudo.require(me, payload ?? {})
           yield* lifecycle.scheduleDeletion(me.id)
         }))
-  }))
+  })))
 
 /** POST /users/@me/disable and /users/@me/delete, with their rate limiting. */
-export const AccountLifecycleHttp = AccountLifecycleHandlers.pipe(Layer.provide(RateLimitLive))
+export const AccountLifecycleHttp = lean(AccountLifecycleHandlers).pipe(Layer.provide(RateLimitLive))

@@ -5,6 +5,7 @@ import { ClusterStats } from "../../shards/Stats.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
 import { invalidField, missingPermissions, unknown } from "../http/Errors.ts"
 import { UsersRepo } from "../users/Repo.ts"
@@ -16,8 +17,8 @@ import { GuildReloader } from "./GuildReloader.ts"
 const requireAcl = (acl: string) =>
   Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
 
-export const AdminHttp = HttpApiBuilder.group(Api, "admin", (handlers) =>
-  Effect.gen(function*() {
+export const AdminHttp = lean(HttpApiBuilder.group(Api, "admin", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
     const repo = yield* AdminRepo
     const users = yield* UsersRepo
     const guilds = yield* GuildRepo
@@ -128,4 +129,4 @@ export const AdminHttp = HttpApiBuilder.group(Api, "admin", (handlers) =>
             .slice(0, payload.limit ?? 25)
           return { guilds: heaviest.map((g) => ({ ...g, session_count: 0, presence_count: 0 })) }
         }))
-  }))
+  }))))

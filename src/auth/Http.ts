@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, type FieldError, Forbidden } from "../http/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
@@ -67,7 +68,7 @@ const invalidLogin = () =>
   ])
 
 const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const users = yield* UsersRepo
     const passwords = yield* Passwords
@@ -148,7 +149,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
         }))
       .handle("usernameSuggestions", ({ payload }) =>
         Effect.map(suggestUsernames(sql, payload.global_name), (suggestions) => ({ suggestions })))
-  }))
+  })))
 
 /** The auth routes, with their rate limiting (the middleware is built here so no shared file changes). */
-export const AuthHttp = AuthHandlers.pipe(Layer.provide(RateLimitLive))
+export const AuthHttp = lean(AuthHandlers).pipe(Layer.provide(RateLimitLive))

@@ -47,8 +47,10 @@ export class SignIn extends Context.Service<SignIn, {
           const methods = yield* mfa.methods(userId)
           if (!methods.totp && !methods.sms && !methods.webauthn) return undefined
           const ticket = yield* tokens.issue("mfa_ticket", userId, MFA_TICKET_TTL, {})
+          // Backup codes exist alongside TOTP or a security key, and are redeemed through the TOTP step.
           const allowed = [
-            ...(methods.totp ? ["totp", "backup"] : []),
+            ...(methods.totp ? ["totp"] : []),
+            ...(methods.totp || methods.webauthn ? ["backup"] : []),
             ...(methods.sms ? ["sms"] : []),
             ...(methods.webauthn ? ["webauthn"] : [])
           ]

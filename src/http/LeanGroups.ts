@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import type { HttpRouter } from "effect/http"
 import { Api } from "./Api.ts"
 
 /*
@@ -24,11 +25,19 @@ const middlewareKeys = [
   ...new Set(Object.values(Api.groups).flatMap((group) => Object.values(group.endpoints).flatMap((e) => [...e.middlewares])))
 ]
 
+/** Services a group's handlers look up per request, other than what middlewares provide. */
+type PerRequestServices<R> = HttpRouter.Request.Only<"Requires", R>
+type NoPerRequestServices<R> = [PerRequestServices<R>] extends [never] ? unknown
+  : { readonly "take these services when the group is built": PerRequestServices<R> }
+
 /**
  * A group (from `HttpApiBuilder.group`, its build wrapped in `withBuildContext`)
- * built in a context of the middlewares and `BuildContext` only.
+ * built in a context of the middlewares and `BuildContext` only. A handler that
+ * looked a service up per request would find it missing, so that does not compile.
  */
-export const lean = <A, E, R>(group: Layer.Layer<A, E, R | BuildContext>): Layer.Layer<A, E, R> =>
+export const lean = <A, E, R>(
+  group: Layer.Layer<A, E, R | BuildContext> & NoPerRequestServices<R>
+): Layer.Layer<A, E, R> =>
   Layer.fromBuild((memoMap, scope) =>
     Layer.buildWithMemoMap(group, memoMap, scope).pipe(
       Effect.updateContext((everything: Context.Context<R>) =>

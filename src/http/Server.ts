@@ -1,7 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Context, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
@@ -35,8 +35,11 @@ const requestMiddleware = (logRequests: boolean) =>
       const routed = isVersioned(request.url)
         ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: request.url.slice(3) || "/" }))
         : httpEffect
-      const answered = routed.pipe(
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, MAX_BODY),
+      // GET and HEAD routes read no body; not adding the cap spares a copy of the context.
+      const capped = request.method === "GET" || request.method === "HEAD"
+        ? routed
+        : Effect.provideService(routed, HttpIncomingMessage.MaxBodySize, MAX_BODY)
+      const answered = capped.pipe(
         Effect.catchCause((cause) => toErrorResponse(cause, requestId)),
         Effect.map((response) =>
           HttpServerResponse.setHeader(
@@ -51,10 +54,18 @@ const requestMiddleware = (logRequests: boolean) =>
         : answered
     }), { global: true })
 
-/** Routes of the API, `/openapi.json` and `/docs`, behind the request middleware. */
-export const routes = (logRequests: boolean) =>
+const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
+
+/** The API's route handlers, one service per group: what the server needs of the application. */
+type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<string, string>>
+
+/**
+ * Routes of the API, `/openapi.json` and `/docs`, behind the request middleware.
+ * The handlers are given to the API's router alone: requests never look them up.
+ */
+const routes = (logRequests: boolean, handlers: Context.Context<Handlers>) =>
   Layer.mergeAll(
-    HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }),
+    apiRouter.pipe(Layer.provide(Layer.succeedContext(handlers))),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
     requestMiddleware(logRequests)
@@ -64,23 +75,23 @@ export const routes = (logRequests: boolean) =>
  * The HTTP server on HOST:PORT; the engine's per-request logger is off (it halves throughput).
  * Path parameters may be up to 2048 characters (the router's default is 100): a WebAuthn
  * credential id, named in the path, is up to 1023 bytes (1364 in base64url).
- *
- * Every request's fiber starts from the context the server was built in, and
- * Effect copies that context whenever a request adds to it. So the server is
- * built from the route handlers alone, not from every service of the
- * application: the handlers took theirs when they were built (LeanGroups.ts).
  */
-const server = (settings: Settings) =>
-  HttpRouter.serve(routes(settings.logRequests), {
+const server = (settings: Settings, handlers: Context.Context<Handlers>) =>
+  HttpRouter.serve(routes(settings.logRequests, handlers), {
     disableLogger: true,
     routerConfig: { ignoreTrailingSlash: false, maxParamLength: 2048 }
   }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host })))
 
-/** The route handlers: what the server needs of the application. */
-type Handlers = Layer.Services<ReturnType<typeof server>>
-
+/**
+ * Serves the handlers. Every request's fiber starts from the context the server
+ * was built in, and Effect copies that context whenever a request adds to it.
+ * So the server is built from nothing of the application: the handlers took
+ * their services when they were built (LeanGroups.ts), and only the router sees them.
+ */
 export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
   Layer.unwrap(Effect.map(AppConfig, (settings) =>
     Layer.fromBuild((memoMap, scope) =>
       Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
-        Layer.buildWithMemoMap(server(settings), memoMap, scope).pipe(Effect.updateContext((_: Context.Context<R>) => built))))))
+        Layer.buildWithMemoMap(server(settings, built), memoMap, scope).pipe(
+          Effect.updateContext((_: Context.Context<R>) => Context.empty())
+        )))))

@@ -1,13 +1,14 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { makeEnrollment } from "./Enrollment.ts"
 import { makeLoginSteps } from "./LoginSteps.ts"
 
 const MfaHandlers = HttpApiBuilder.group(Api, "mfa", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const login = yield* makeLoginSteps
     const enrollment = yield* makeEnrollment
     const asMe = <A, E, R>(f: (me: CurrentUser["Service"]) => Effect.Effect<A, E, R>) => Effect.flatMap(CurrentUser, f)
@@ -34,7 +35,7 @@ const MfaHandlers = HttpApiBuilder.group(Api, "mfa", (handlers) =>
       .handle("sudoMfaMethods", () => asMe(enrollment.sudoMethods))
       .handle("sudoSmsSend", () => asMe((me) => enrollment.sendSudoSms(me)))
       .handle("sudoWebAuthnOptions", () => asMe((me) => enrollment.sudoWebAuthnOptions(me)))
-  }))
+  })))
 
 /** The MFA routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const MfaHttp = MfaHandlers.pipe(Layer.provide(RateLimitLive))
+export const MfaHttp = lean(MfaHandlers).pipe(Layer.provide(RateLimitLive))

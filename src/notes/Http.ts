@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../http/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -8,7 +9,7 @@ import { UsersRepo } from "../users/Repo.ts"
 import { NotesRepo } from "./Repo.ts"
 
 const NotesHandlers = HttpApiBuilder.group(Api, "notes", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const notes = yield* NotesRepo
     const users = yield* UsersRepo
     return handlers
@@ -28,7 +29,7 @@ const NotesHandlers = HttpApiBuilder.group(Api, "notes", (handlers) =>
           const note = payload.note ?? ""
           yield* note.trim() === "" ? notes.remove(me.id, params.target_id) : notes.set(me.id, params.target_id, note)
         }))
-  }))
+  })))
 
 /** The note routes, with their rate limiting. */
-export const NotesHttp = NotesHandlers.pipe(Layer.provide(RateLimitLive))
+export const NotesHttp = lean(NotesHandlers).pipe(Layer.provide(RateLimitLive))

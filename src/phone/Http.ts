@@ -2,12 +2,13 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { PhoneNumbers } from "./PhoneNumbers.ts"
 
 const PhoneHandlers = HttpApiBuilder.group(Api, "phone", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const phones = yield* PhoneNumbers
     const sudo = yield* Sudo
     return handlers
@@ -30,7 +31,7 @@ const PhoneHandlers = HttpApiBuilder.group(Api, "phone", (handlers) =>
           yield* sudo.require(me, payload ?? {})
           yield* phones.remove(me.id)
         }))
-  }))
+  })))
 
 /** The phone routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const PhoneHttp = PhoneHandlers.pipe(Layer.provide(RateLimitLive))
+export const PhoneHttp = lean(PhoneHandlers).pipe(Layer.provide(RateLimitLive))

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized, unknown } from "../http/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -8,7 +9,7 @@ import { normalizeKey } from "./Keys.ts"
 import { PushRepo } from "./Repo.ts"
 
 const PushHandlers = HttpApiBuilder.group(Api, "push", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const repo = yield* PushRepo
     return handlers
       .handle("subscribe", ({ payload }) =>
@@ -36,7 +37,7 @@ const PushHandlers = HttpApiBuilder.group(Api, "push", (handlers) =>
           if (!(yield* repo.remove(me.id, params.subscription_id))) return yield* unknown("PUSH_SUBSCRIPTION")
           return { success: true as const }
         }))
-  }))
+  })))
 
 /** The push subscription routes, with their rate limiting (built here, as the auth routes do). */
-export const PushHttp = PushHandlers.pipe(Layer.provide(RateLimitLive))
+export const PushHttp = lean(PushHandlers).pipe(Layer.provide(RateLimitLive))

@@ -1,13 +1,14 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { RelationshipType } from "./Api.ts"
 import { Relationships } from "./Relationships.ts"
 
 const RelationshipsHandlers = HttpApiBuilder.group(Api, "relationships", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const relationships = yield* Relationships
     const asMe = <A, E, R>(f: (me: string) => Effect.Effect<A, E, R>) => Effect.flatMap(CurrentUser, (me) => f(me.id))
 
@@ -25,7 +26,7 @@ const RelationshipsHandlers = HttpApiBuilder.group(Api, "relationships", (handle
       .handle("remove", ({ params }) => asMe((me) => relationships.remove(me, params.user_id)))
       .handle("nickname", ({ params, payload }) =>
         asMe((me) => relationships.setNickname(me, params.user_id, payload.nickname)))
-  }))
+  })))
 
 /** The relationship routes, with their rate limiting (built here, as the auth routes do). */
-export const RelationshipsHttp = RelationshipsHandlers.pipe(Layer.provide(RateLimitLive))
+export const RelationshipsHttp = lean(RelationshipsHandlers).pipe(Layer.provide(RateLimitLive))

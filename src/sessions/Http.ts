@@ -6,6 +6,7 @@ import { LoginCompletion } from "../auth/LoginCompletion.ts"
 import { type Session, Sessions } from "../auth/Sessions.ts"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser, parseAuthorization } from "../http/Authentication.ts"
 import { Forbidden, unauthorized } from "../http/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -16,7 +17,7 @@ const tokenMismatch = () =>
   new Forbidden({ code: "SESSION_TOKEN_MISMATCH", message: "The token does not belong to this user" })
 
 const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const sessions = yield* Sessions
     const handoffs = yield* Handoffs
     const sudo = yield* Sudo
@@ -93,7 +94,7 @@ const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers) =>
           return { status, client_info: { platform: client.platform, os: client.os, location: null } }
         }))
       .handle("handoffCancel", ({ params }) => handoffs.cancel(params.code))
-  }))
+  })))
 
 /** The session and handoff routes, with their rate limiting (built here, as the auth routes do). */
-export const SessionsHttp = SessionsHandlers.pipe(Layer.provide(RateLimitLive))
+export const SessionsHttp = lean(SessionsHandlers).pipe(Layer.provide(RateLimitLive))

@@ -4,6 +4,7 @@ import { Acl, holds } from "../admin/Acls.ts"
 import { AdminRepo } from "../admin/Repo.ts"
 import { LoginCompletion } from "../auth/LoginCompletion.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
 import { missingPermissions, unauthorized } from "../http/Errors.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
@@ -11,8 +12,8 @@ import { SsoFlow } from "./Flow.ts"
 import { SsoSettings } from "./Settings.ts"
 import { toConfigResponse } from "./SettingsRules.ts"
 
-export const SsoHttp = HttpApiBuilder.group(Api, "sso", (handlers) =>
-  Effect.gen(function*() {
+export const SsoHttp = lean(HttpApiBuilder.group(Api, "sso", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
     const flow = yield* SsoFlow
     const login = yield* LoginCompletion
     const users = yield* UsersRepo
@@ -28,14 +29,14 @@ export const SsoHttp = HttpApiBuilder.group(Api, "sso", (handlers) =>
           if (user === undefined) return yield* unauthorized()
           return { ...session, user: toUserPartial(user), redirect_to: redirectTo }
         }))
-  }))
+  }))))
 
 /** The route's ACL, and who is acting, for the audit entry. */
 const requireAcl = (acl: string) =>
   Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
 
-export const SsoAdminHttp = HttpApiBuilder.group(Api, "ssoAdmin", (handlers) =>
-  Effect.gen(function*() {
+export const SsoAdminHttp = lean(HttpApiBuilder.group(Api, "ssoAdmin", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
     const settings = yield* SsoSettings
     const audit = yield* AdminRepo
     return handlers
@@ -58,4 +59,4 @@ export const SsoAdminHttp = HttpApiBuilder.group(Api, "ssoAdmin", (handlers) =>
           })
           return { sso: toConfigResponse(row) }
         }))
-  }))
+  }))))

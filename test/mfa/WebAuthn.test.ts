@@ -67,7 +67,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
 
       const key = new SoftwareAuthenticator()
       const clone = key.clone()
-      const { options } = yield* register(user.token, key, "Laptop", { password: PASSWORD })
+      const { options, sudo } = yield* register(user.token, key, "Laptop", { password: PASSWORD })
       expect(options.body).toMatchObject({ rp: { id: "localhost" }, user: { name: user.email }, excludeCredentials: [] })
       assert.strictEqual(Buffer.from(key.userHandle ?? "", "base64url").toString("utf8"), user.userId)
 
@@ -86,8 +86,15 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
       const methods = yield* api.request("GET", "/users/@me/sudo/mfa-methods", { token: user.token })
       assert.deepStrictEqual(methods.body, { totp: false, sms: false, webauthn: true, has_mfa: true })
 
-      const { body } = yield* mfaTicket(user.email)
-      expect(body).toMatchObject({ mfa: true, webauthn: true, totp: false, sms: false, allowed_methods: ["webauthn"] })
+      const { body, ticket } = yield* mfaTicket(user.email)
+      expect(body).toMatchObject({ mfa: true, webauthn: true, totp: false, sms: false, allowed_methods: ["backup", "webauthn"] })
+
+      // Without TOTP, a backup code still signs in, through the TOTP step.
+      const codes = yield* api.request("POST", "/users/@me/mfa/backup-codes", { token: user.token, body: {}, headers: { [SUDO_HEADER]: sudo } })
+      assert.strictEqual(codes.status, 200, JSON.stringify(codes.body))
+      const backupCode = (codes.body as { backup_codes: Array<{ code: string }> }).backup_codes[0]?.code ?? ""
+      const byBackup = yield* api.request("POST", "/auth/login/mfa/totp", { body: { ticket, code: backupCode } })
+      assert.strictEqual(byBackup.status, 200, JSON.stringify(byBackup.body))
       const loggedIn = yield* loginWithKey(user.email, key)
       assert.strictEqual(loggedIn.status, 200, JSON.stringify(loggedIn.body))
       assert.strictEqual(field(loggedIn.body, "user_id"), user.userId)
