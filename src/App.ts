@@ -1,5 +1,6 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { GuildActor } from "../shards/guild/Actor.ts"
+import { GuildEvents } from "../shards/guild/Events.ts"
 import { GuildRepo } from "../shards/guild/Repo.ts"
 import { LiveActors } from "../shards/LiveActors.ts"
 import { clientSharding, embeddedSharding } from "../shards/Cluster.ts"
@@ -39,7 +40,6 @@ import { Sms } from "./sms/Sms.ts"
 import { SsoAdminHttp, SsoHttp } from "./sso/Http.ts"
 import { services as ssoServices } from "./sso/Services.ts"
 import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/AuthenticationLive.ts"
-import { lean } from "./http/LeanGroups.ts"
 import { serve } from "./http/Server.ts"
 import { Database } from "./platform/Database.ts"
 import { Migrations } from "./platform/Migrations.ts"
@@ -64,7 +64,7 @@ export const clusterPlatformLayer = Layer.mergeAll(
 /** The actors this process hosts (embedded and shard processes). */
 export const entitiesLayer = (settings: Settings) => {
   const idle = { maxIdleTime: `${settings.actorIdleMinutes} minutes` as const }
-  return Layer.mergeAll(GuildActor(idle), UserActor(idle)).pipe(Layer.provide(GuildRepo.layer))
+  return Layer.mergeAll(GuildActor(idle), UserActor(idle)).pipe(Layer.provide([GuildRepo.layer, GuildEvents.layer]))
 }
 
 /** The whole cluster in this one process: its actors on the embedded sharding, over Postgres. */
@@ -101,7 +101,7 @@ const handlersLayer = Layer.mergeAll(
   SessionsHttp,
   GuildsHttp,
   AdminHttp,
-  lean(HealthHttp)
+  HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
 /** What every domain may use: storage, credentials, outgoing mail and texts. */

@@ -2,14 +2,15 @@ import { Duration, Effect, Schema, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { GuildResponse } from "../../src/guilds/Schemas.ts"
-import { invalidField, missingAccess, missingPermissions, unknown } from "../../src/http/Errors.ts"
+import { invalidField, unknown } from "../../src/http/Errors.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
-import { Permission, has } from "./Permissions.ts"
+import { GuildEvents } from "./Events.ts"
+import { readOf, writeOf } from "./operations/index.ts"
 import { Guild } from "./Protocol.ts"
 import { GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
-import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, viewFor } from "./State.ts"
+import { createGuild, type GuildState, viewFor } from "./State.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 
@@ -25,6 +26,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const repo = yield* GuildRepo
       const live = yield* LiveActors
       const users = yield* User.client
+      const events = yield* GuildEvents
       const loading = Semaphore.makeUnsafe(1)
       let state: GuildState | undefined
       let loaded = false
@@ -61,8 +63,6 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           : Effect.map(loading.withPermits(1)(Effect.suspend(() => (loaded ? Effect.void : loadNow))), () => state)
       )
       const existing = Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(unknown("GUILD")) : Effect.succeed(s)))
-      const asMember = (userId: string) =>
-        Effect.flatMap(existing, (s) => (s.members.has(userId) ? Effect.succeed(s) : Effect.fail(missingAccess())))
 
       /** Runs a write once: a replayed operation id answers the stored result. */
       const once = <E, R>(operationId: string, write: Effect.Effect<GuildResponse, E, R>) =>
@@ -94,31 +94,31 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
             return view
           })),
 
-        Update: ({ payload }) =>
-          once(payload.operationId, Effect.gen(function*() {
-            const s = yield* asMember(payload.userId)
-            if (!has(guildPermissions(s, payload.userId), Permission.MANAGE_GUILD)) {
-              return yield* Effect.fail(missingPermissions())
-            }
-            // The proof fields guard ownership-level changes (issue 4); they are not settings.
-            const { password: _p, mfa_method: _m, mfa_code: _c, webauthn_response: _r, webauthn_challenge: _w, ...patch } =
-              payload.patch
-            const rejected = checkPatch(s, patch, Date.now())
-            if (rejected) return yield* Effect.fail(invalidField(rejected.path, rejected.code, rejected.message))
-            const next = applyPatch(s, patch)
-            const view = viewFor(next, payload.userId)
-            yield* repo.updateGuild(guildId, patch, payload.operationId, view)
-            track(next)
-            return view
-          })),
+        // Writes are handled one at a time, in the order they arrive: the actor serializes them.
+        Write: ({ payload }) =>
+          Effect.gen(function*() {
+            const stored = yield* repo.operationResult(payload.operationId)
+            if (stored !== undefined) return JSON.stringify(stored)
+            const s = yield* existing
+            const definition = writeOf(payload.command._tag)
+            if (definition === undefined) return yield* Effect.die(new Error(`no guild write ${payload.command._tag}`))
+            const decision = yield* definition.execute(s, payload.command, { guildId, ...payload })
+            yield* repo.commitWrite(guildId, payload, decision)
+            if (decision.next !== s) track(decision.next)
+            yield* events.publish(guildId, decision.events)
+            return decision.reply
+          }),
 
-        // Reads run concurrently with everything; in this process they skip the mailbox (Reads.ts).
+        // Reads run concurrently with everything; in this process they skip the mailbox (src/guilds/Actors.ts).
         View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),
 
-        ListMembers: ({ payload }) =>
-          Effect.flatMap(existing, Reads.members(payload.userId, payload.limit, payload.after)).pipe(Rpc.fork),
-
-        GetMember: ({ payload }) => Effect.flatMap(existing, Reads.member(payload.userId, payload.targetId)).pipe(Rpc.fork),
+        Read: ({ payload }) =>
+          Effect.flatMap(existing, (s) => {
+            const definition = readOf(payload.query._tag)
+            return definition === undefined
+              ? Effect.die(new Error(`no guild read ${payload.query._tag}`))
+              : definition.answer(s, payload.query, payload.viewerId)
+          }).pipe(Rpc.fork),
 
         Reload: () => Effect.map(reload, () => ({ found: state !== undefined })),
 

@@ -1,9 +1,10 @@
 import { Schema, SchemaTransformation } from "effect"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { GuildMemberResponse, GuildResponse, GuildUpdateRequest } from "../../src/guilds/Schemas.ts"
+import { GuildResponse } from "../../src/guilds/Schemas.ts"
 import { BadRequest, Forbidden, NotFound } from "../../src/http/Errors.ts"
 import { UserPartialResponse } from "../../src/users/Schemas.ts"
+import { ReadQuery, WriteCommand } from "./operations/index.ts"
 
 /**
  * An error as it crosses between processes: `{ _tag, error }`. The HTTP error
@@ -52,29 +53,35 @@ export const Create = Rpc.make("Create", {
   error: GuildErrors
 }).annotate(ClusterSchema.Persisted, true)
 
-export const Update = Rpc.make("Update", {
-  payload: { operationId: Schema.String, userId: Schema.String, patch: GuildUpdateRequest },
+/**
+ * Any write of operations/: decided from the state, committed, then answered
+ * with the reply's JSON. `now` is fixed by the caller so a redelivery decides
+ * the same; `operationId` is a snowflake (audit entries take their ids from it).
+ */
+export const Write = Rpc.make("Write", {
+  payload: {
+    operationId: Schema.String,
+    actorId: Schema.String,
+    reason: Schema.NullOr(Schema.String),
+    now: Schema.Number,
+    command: WriteCommand
+  },
   primaryKey: (p) => p.operationId,
-  success: GuildResponse,
+  success: Schema.String,
   error: GuildErrors
 }).annotate(ClusterSchema.Persisted, true)
+
+/** Any read of operations/, for `viewerId`, answered with the reply's JSON. */
+export const Read = Rpc.make("Read", {
+  payload: { viewerId: Schema.String, query: ReadQuery },
+  success: Schema.String,
+  error: GuildErrors
+})
 
 /** The guild as the member `userId` sees it: GuildResponse, already rendered as JSON (see Reads.ts). */
 export const View = Rpc.make("View", {
   payload: { userId: Schema.String },
   success: Schema.String,
-  error: GuildErrors
-})
-
-export const ListMembers = Rpc.make("ListMembers", {
-  payload: { userId: Schema.String, limit: Schema.Int, after: Schema.optional(Schema.String) },
-  success: Schema.Array(GuildMemberResponse),
-  error: GuildErrors
-})
-
-export const GetMember = Rpc.make("GetMember", {
-  payload: { userId: Schema.String, targetId: Schema.String },
-  success: GuildMemberResponse,
   error: GuildErrors
 })
 
@@ -84,4 +91,4 @@ export const Reload = Rpc.make("Reload", { success: Schema.Struct({ found: Schem
 /** Drop the guild's memory; the next message loads it again. */
 export const Shutdown = Rpc.make("Shutdown", { success: Schema.Struct({ found: Schema.Boolean }) })
 
-export const Guild = Entity.make("Guild", [Create, Update, View, ListMembers, GetMember, Reload, Shutdown])
+export const Guild = Entity.make("Guild", [Create, Write, View, Read, Reload, Shutdown])

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
-import { type GuildMemberResponse, GuildResponse } from "../../src/guilds/Schemas.ts"
-import { type Forbidden, missingAccess, type NotFound, unknown } from "../../src/http/Errors.ts"
-import { guildPermissions, type GuildState, membersPage, viewFor } from "./State.ts"
+import { GuildResponse } from "../../src/guilds/Schemas.ts"
+import { type Forbidden, missingAccess, type NotFound } from "../../src/http/Errors.ts"
+import { guildPermissions, type GuildState, viewFor } from "./State.ts"
 
 /**
  * A read of a guild as a function of its state. The actor answers reads for
@@ -42,14 +42,3 @@ export const renderView = (state: GuildState, userId: string): string => {
 /** The guild as a member sees it (GuildResponse JSON). */
 export const view = (userId: string): GuildRead<string> => (state) =>
   Effect.map(asMember(state, userId), (s) => renderView(s, userId))
-
-/** A page of members, for a member. */
-export const members = (userId: string, limit: number, after: string | undefined): GuildRead<ReadonlyArray<GuildMemberResponse>> =>
-(state) => Effect.map(asMember(state, userId), (s) => membersPage(s, limit, after))
-
-/** One member, for a member. */
-export const member = (userId: string, targetId: string): GuildRead<GuildMemberResponse> => (state) =>
-  Effect.flatMap(asMember(state, userId), (s) => {
-    const found = s.members.get(targetId)
-    return found === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(found)
-  })

@@ -3,20 +3,16 @@ import { SqlClient } from "effect/sql"
 import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/guilds/Schemas.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
 import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
-import type { GuildSettings, GuildState, SettingsPatch } from "./State.ts"
+import type { Executed, WriteContext } from "./Operations.ts"
+import type { GuildSettings, GuildState } from "./State.ts"
+
+/** What the actor knows of a write it commits. */
+export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "reason" | "now">
 
 interface GuildRow extends Omit<GuildSettings, "message_history_cutoff"> {
   readonly message_history_cutoff: Date | string | null
   readonly created_at: Date | string
 }
-
-/** Columns a settings patch may write: the keys of GuildSettings that are columns. */
-const PATCHABLE = new Set([
-  "name", "icon", "banner", "splash", "embed_splash", "splash_card_alignment", "system_channel_id",
-  "system_channel_flags", "rules_channel_id", "afk_channel_id", "afk_timeout", "features", "verification_level",
-  "mfa_level", "nsfw_level", "nsfw", "content_warning_level", "content_warning_text", "explicit_content_filter",
-  "default_message_notifications", "disabled_operations", "message_history_cutoff"
-])
 
 /** Postgres side of the guild actor: load everything, write each change with its operation record. */
 export class GuildRepo extends Context.Service<GuildRepo, {
@@ -25,7 +21,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
   /** The stored result of an operation that already committed. */
   readonly operationResult: (operationId: string) => Effect.Effect<unknown>
   readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void>
-  readonly updateGuild: (guildId: string, patch: SettingsPatch, operationId: string, result: unknown) => Effect.Effect<void>
+  /** A write's rows, its audit entries and its operation record, in one transaction. */
+  readonly commitWrite: (guildId: string, write: CommittedWrite, decision: Executed) => Effect.Effect<void>
 }>()("guildhall/GuildRepo") {
   static readonly layer = Layer.effect(
     GuildRepo,
@@ -88,13 +85,19 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           yield* recordOperation(operationId, g.id, result)
         })).pipe(Effect.orDie)
 
-      const updateGuild = (guildId: string, patch: SettingsPatch, operationId: string, result: unknown) =>
+      const commitWrite = (guildId: string, write: CommittedWrite, decision: Executed) =>
         sql.withTransaction(Effect.gen(function*() {
-          const columns = Object.fromEntries(Object.entries(patch).filter(([key]) => PATCHABLE.has(key)))
-          if (Object.keys(columns).length > 0) {
-            yield* sql`UPDATE guilds SET ${sql.update(columns)} WHERE id = ${guildId}`
+          yield* Effect.provideService(decision.persist, SqlClient.SqlClient, sql)
+          let id = BigInt(write.operationId)
+          for (const entry of decision.audit) {
+            yield* sql`INSERT INTO guild_audit_log_entries (id, guild_id, user_id, action_type, target_id, reason, changes, options, created_at)
+                       VALUES (${(id++).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType}, ${entry.targetId},
+                               ${write.reason}, ${JSON.stringify(entry.changes)}::jsonb,
+                               ${entry.options === undefined ? null : JSON.stringify(entry.options)}::jsonb,
+                               ${new Date(write.now).toISOString()})`
           }
-          yield* recordOperation(operationId, guildId, result)
+          yield* sql`INSERT INTO actor_operations (operation_id, entity_id, result)
+                     VALUES (${write.operationId}, ${guildId}, ${decision.reply}::jsonb)`
         })).pipe(Effect.orDie)
 
       return GuildRepo.of({
@@ -107,7 +110,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             Effect.orDie
           ),
         insertGuild,
-        updateGuild
+        commitWrite
       })
     })
   )

@@ -1,9 +1,12 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../Config.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
+import type { ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Operations.ts"
+import { ReadQuery, WriteCommand } from "../../shards/guild/operations/index.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { User } from "../../shards/user/Protocol.ts"
+import { Snowflakes } from "../platform/Snowflake.ts"
 import { actorUnavailable, BadRequest, Forbidden, NotFound, Unavailable } from "../http/Errors.ts"
 
 type DomainError = BadRequest | Forbidden | NotFound
@@ -29,6 +32,23 @@ export class Actors extends Context.Service<Actors, {
   readonly guild: ClientOf<typeof Guild.client>
   readonly user: ClientOf<typeof User.client>
   readonly bounded: <A, E, R>(call: Effect.Effect<A, E, R>) => Effect.Effect<A, DomainError | Unavailable, R>
+  /**
+   * A write of shards/guild/operations, by `actorId`, through the guild's actor
+   * (a new operation id, the clock read here: a redelivery decides the same).
+   */
+  readonly write: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+    guildId: string,
+    definition: WriteDefinition<Tag, Fields, Reply>,
+    fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+    by: { readonly actorId: string; readonly reason?: string | null | undefined }
+  ) => Effect.Effect<Reply["Type"], DomainError | Unavailable>
+  /** A read of shards/guild/operations for `viewerId`: here when the actor lives here, else through it. */
+  readonly read: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+    guildId: string,
+    definition: ReadDefinition<Tag, Fields, Reply>,
+    fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+    viewerId: string
+  ) => Effect.Effect<Reply["Type"], DomainError | Unavailable>
   /** `read` of the guild: here when its actor lives here, else `remote` asks the actor. */
   readonly readGuild: <A, E>(
     guildId: string,
@@ -43,6 +63,7 @@ export class Actors extends Context.Service<Actors, {
       const live = yield* LiveActors
       const guild = yield* Guild.client
       const user = yield* User.client
+      const snowflakes = yield* Snowflakes
       const bounded = <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, DomainError | Unavailable, R> =>
         call.pipe(
           Effect.timeoutOrElse({ duration: actorCallTimeoutMillis, orElse: () => Effect.fail(actorUnavailable()) }),
@@ -56,7 +77,36 @@ export class Actors extends Context.Service<Actors, {
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
         return published === undefined ? bounded(remote(guild(guildId))) : read(published.state)
       }
-      return Actors.of({ guild, user, bounded, readGuild })
+      const isWriteCommand = Schema.is(WriteCommand)
+      const isReadQuery = Schema.is(ReadQuery)
+      const unregistered = (tag: string) =>
+        Effect.die(new Error(`${tag} is not listed in shards/guild/operations/index.ts`))
+      // Replies cross processes as JSON; one that does not decode is the actor's bug, not the client's.
+      const decodeReply = <Reply extends ReplyCodec>(reply: Reply, json: string) =>
+        Effect.orDie(Schema.decodeUnknownEffect(reply)(JSON.parse(json)))
+
+      const write: Actors["Service"]["write"] = (guildId, definition, fields, by) => {
+        const command = definition.command.make(fields)
+        if (!isWriteCommand(command)) return unregistered(definition.tag)
+        const call = guild(guildId).Write({
+          operationId: snowflakes.next(),
+          actorId: by.actorId,
+          reason: by.reason ?? null,
+          now: Date.now(),
+          command
+        })
+        return Effect.flatMap(bounded(call), (json) => decodeReply(definition.reply, json))
+      }
+
+      const read: Actors["Service"]["read"] = (guildId, definition, fields, viewerId) => {
+        const query = definition.query.make(fields)
+        const published = actorLocalReads ? live.guilds.get(guildId) : undefined
+        if (published !== undefined) return definition.run(published.state, query, viewerId)
+        if (!isReadQuery(query)) return unregistered(definition.tag)
+        return Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), (json) => decodeReply(definition.reply, json))
+      }
+
+      return Actors.of({ guild, user, bounded, write, read, readGuild })
     })
   )
 }

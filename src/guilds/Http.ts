@@ -2,20 +2,23 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Reads from "../../shards/guild/Reads.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../http/Errors.ts"
 import { jsonResponse } from "../http/Common.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
+import * as Members from "../../shards/guild/operations/Members.ts"
+import * as Settings from "../../shards/guild/operations/Settings.ts"
 import { Actors } from "./Actors.ts"
 
-export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
-  Effect.gen(function*() {
+export const GuildsHttp = lean(HttpApiBuilder.group(Api, "guilds", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const users = yield* UsersRepo
     const snowflakes = yield* Snowflakes
-    const member = (guildId: string, userId: string, targetId: string) =>
-      actors.readGuild(guildId, Reads.member(userId, targetId), (guild) => guild.GetMember({ userId, targetId }))
+    const member = (guildId: string, viewerId: string, targetId: string) =>
+      actors.read(guildId, Members.getMember, { targetId }, viewerId)
 
     return handlers
       .handle("create", ({ payload }) =>
@@ -39,17 +42,10 @@ export const GuildsHttp = HttpApiBuilder.group(Api, "guilds", (handlers) =>
             jsonResponse
           )))
       .handle("update", ({ params, payload }) =>
-        Effect.flatMap(CurrentUser, (me) =>
-          actors.bounded(actors.guild(params.guild_id).Update({
-            operationId: `guild-update:${snowflakes.next()}`,
-            userId: me.id,
-            patch: payload
-          }))))
+        Effect.flatMap(CurrentUser, (me) => actors.write(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id })))
       .handle("members", ({ params, query }) =>
-        Effect.flatMap(CurrentUser, (me) => {
-          const page = { userId: me.id, limit: query.limit ?? 1, after: query.after }
-          return actors.readGuild(params.guild_id, Reads.members(page.userId, page.limit, page.after), (guild) => guild.ListMembers(page))
-        }))
+        Effect.flatMap(CurrentUser, (me) =>
+          actors.read(params.guild_id, Members.listMembers, { limit: query.limit ?? 1, after: query.after }, me.id)))
       .handle("myMember", ({ params }) => Effect.flatMap(CurrentUser, (me) => member(params.guild_id, me.id, me.id)))
       .handle("member", ({ params }) => Effect.flatMap(CurrentUser, (me) => member(params.guild_id, me.id, params.user_id)))
-  }))
+  }))))

@@ -4,8 +4,10 @@ import { EmailChange } from "../account/EmailChange.ts"
 import { Sudo } from "../auth/Sudo.ts"
 import { formatDiscriminator, usernameProblem } from "../auth/Usernames.ts"
 import { Actors } from "../guilds/Actors.ts"
+import * as Members from "../../shards/guild/operations/Members.ts"
 import * as Reads from "../../shards/guild/Reads.ts"
 import { Api } from "../http/Api.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { jsonResponse } from "../http/Common.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { Forbidden, invalidField, NotFound, unknown } from "../http/Errors.ts"
@@ -16,7 +18,7 @@ import { queryFlag } from "./Requests.ts"
 import { UserUpdates } from "./Updates.ts"
 
 const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
-  Effect.gen(function*() {
+  withBuildContext(Effect.gen(function*() {
     const users = yield* UsersRepo
     const actors = yield* Actors
     const updates = yield* UserUpdates
@@ -26,7 +28,7 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
 
     /** The target as a member of the guild, when both are in it; null otherwise, as the reference does. */
     const guildMember = (guildId: string, viewerId: string, targetId: string) =>
-      actors.readGuild(guildId, Reads.member(viewerId, targetId), (guild) => guild.GetMember({ userId: viewerId, targetId })).pipe(
+      actors.read(guildId, Members.getMember, { targetId }, viewerId).pipe(
         Effect.catchIf((e) => e instanceof NotFound || e instanceof Forbidden, () => Effect.succeed(null))
       )
 
@@ -97,7 +99,7 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
               : { bio: null, pronouns: null, banner: member.banner ?? null, accent_color: member.accent_color ?? null }
           }
         }))
-  }))
+  })))
 
 /** The user routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const UsersHttp = UsersHandlers.pipe(Layer.provide(RateLimitLive))
+export const UsersHttp = lean(UsersHandlers).pipe(Layer.provide(RateLimitLive))

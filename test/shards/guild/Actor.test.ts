@@ -27,19 +27,31 @@ layer(Cluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (
       const again = yield* guild.Create({ operationId: "create-500", channelId: "501", owner, name: "First", icon: null })
       assert.deepStrictEqual(again, created)
 
-      const first = yield* guild.Update({ operationId: "update-1", userId: "1", patch: { name: "Renamed once" } })
+      const rename = (name: string) =>
+        guild.Write({ operationId: "9001", actorId: "1", reason: "tidying", now: Date.now(), command: { _tag: "UpdateGuild", patch: { name } } })
+      const first = yield* rename("Renamed once")
       // The engine answers a resent message from its own storage. Forget it there, as when a
       // runner dies after the actor committed but before the reply was saved: the actor itself
       // must then recognise the operation. Another body proves the stored result is answered.
       yield* queryAt(url, "DELETE FROM cluster_replies")
       yield* queryAt(url, "DELETE FROM cluster_messages")
-      const replay = yield* guild.Update({ operationId: "update-1", userId: "1", patch: { name: "Renamed twice" } })
-      assert.strictEqual(replay.name, "Renamed once")
-      assert.deepStrictEqual(replay, first)
+      const replay = yield* rename("Renamed twice")
+      assert.strictEqual(JSON.parse(replay).name, "Renamed once")
+      assert.deepStrictEqual(JSON.parse(replay), JSON.parse(first))
       const rows = yield* queryAt(url, "SELECT name FROM guilds WHERE id = 500")
       assert.deepStrictEqual(rows, [{ name: "Renamed once" }])
       const operations = yield* queryAt(url, "SELECT operation_id FROM actor_operations ORDER BY operation_id")
-      assert.deepStrictEqual(operations.map((r) => r.operation_id), ["create-500", "update-1"])
+      assert.deepStrictEqual(operations.map((r) => r.operation_id), ["9001", "create-500"])
+      // The write left one audit entry, with its change and reason, under the operation's id.
+      const audit = yield* queryAt(url, "SELECT id::text, user_id::text, action_type, target_id, reason, changes FROM guild_audit_log_entries")
+      assert.deepStrictEqual(audit, [{
+        id: "9001",
+        user_id: "1",
+        action_type: 1,
+        target_id: "500",
+        reason: "tidying",
+        changes: [{ key: "name", old_value: "First", new_value: "Renamed once" }]
+      }])
     }))
 
   it.effect("answers its typed errors: unknown guild, no access, no permission", () =>
@@ -51,5 +63,11 @@ layer(Cluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (
       expect(missing).toMatchObject({ _tag: "NotFound", code: "UNKNOWN_GUILD" })
       const stranger = yield* Effect.flip(client("500").View({ userId: "2" }))
       expect(stranger).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
+      const strangerRead = yield* Effect.flip(client("500").Read({ viewerId: "2", query: { _tag: "GetMember", targetId: "1" } }))
+      expect(strangerRead).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
+      const strangerWrite = yield* Effect.flip(client("500").Write({
+        operationId: "9100", actorId: "2", reason: null, now: Date.now(), command: { _tag: "UpdateGuild", patch: { name: "Mine" } }
+      }))
+      expect(strangerWrite).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
     }))
 })

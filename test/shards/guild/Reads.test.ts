@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import * as Members from "../../../shards/guild/operations/Members.ts"
 import * as Reads from "../../../shards/guild/Reads.ts"
 import { createGuild, type GuildState, viewFor } from "../../../shards/guild/State.ts"
 import { GuildResponse } from "../../../src/guilds/Schemas.ts"
@@ -37,9 +38,14 @@ describe("guild reads", () => {
     Effect.gen(function*() {
       const stranger = yield* Effect.flip(Reads.view("9")(base))
       assert.strictEqual(stranger.code, "MISSING_ACCESS")
-      const missing = yield* Effect.flip(Reads.member("1", "9")(base))
+      const missing = yield* Effect.flip(Members.getMember.run(base, Members.getMember.query.make({ targetId: "9" }), "1"))
       assert.strictEqual(missing.code, "UNKNOWN_MEMBER")
-      const page = yield* Reads.members("1", 10, undefined)(withMember(base, "2"))
+      const strangerPage = yield* Effect.flip(Members.listMembers.run(base, Members.listMembers.query.make({ limit: 10 }), "9"))
+      assert.strictEqual(strangerPage.code, "MISSING_ACCESS")
+      const page = yield* Members.listMembers.run(withMember(base, "2"), Members.listMembers.query.make({ limit: 10 }), "1")
       assert.deepStrictEqual(page.map((m) => m.user.id), ["1", "2"])
+      // Across processes the same answer travels as JSON.
+      const json = yield* Members.listMembers.answer(withMember(base, "2"), { _tag: "ListMembers", limit: 1 }, "1")
+      assert.deepStrictEqual(JSON.parse(json).map((m: { user: { id: string } }) => m.user.id), ["1"])
     }))
 })

@@ -1,0 +1,140 @@
+import { Effect, Schema } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import type { BadRequest, Forbidden, NotFound } from "../../src/http/Errors.ts"
+import type { GuildState } from "./State.ts"
+
+/**
+ * How the guild actor grows: every write and read inside a guild is a
+ * definition here, in a file of its sub-domain (operations/*.ts), listed once
+ * in operations/index.ts. The actor runs any of them the same way, so adding
+ * a capability never touches the actor, its protocol or the HTTP plumbing.
+ *
+ * A write decides from the state alone (no clock, no ids of its own: the
+ * caller fixes `now` and hands in new ids), so a write delivered again decides
+ * the same. The actor commits what it decided (its rows, its audit entries and
+ * the operation record) in one transaction, then publishes the next state and
+ * its events, then answers.
+ */
+
+export type GuildError = BadRequest | Forbidden | NotFound
+
+/** What a write knows besides its own fields. */
+export interface WriteContext {
+  readonly guildId: string
+  /** The user acting. */
+  readonly actorId: string
+  /** A snowflake: the audit entries of this write take it (and it + 1, ...) as ids. */
+  readonly operationId: string
+  /** `X-Audit-Log-Reason`. */
+  readonly reason: string | null
+  /** Milliseconds since the epoch, fixed by the caller. */
+  readonly now: number
+}
+
+/** One audit-log entry (AuditLogEntryResponse without id, user and reason, which the actor adds). */
+export interface AuditEntry {
+  readonly actionType: number
+  readonly targetId: string | null
+  readonly changes: ReadonlyArray<{ readonly key: string; readonly old_value?: unknown; readonly new_value?: unknown }>
+  readonly options?: Readonly<Record<string, string>>
+}
+
+/** A gateway dispatch (conventions.md, Gateway): `t` and `d` of the event. */
+export interface GuildEvent {
+  readonly type: string
+  readonly data: unknown
+}
+
+export interface Decision<Reply> {
+  readonly next: GuildState
+  readonly reply: Reply
+  /** The rows of the change; it runs inside the actor's transaction. */
+  readonly persist: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+  readonly audit: ReadonlyArray<AuditEntry>
+  readonly events: ReadonlyArray<GuildEvent>
+}
+
+/** A reply's schema: it crosses processes as the JSON of its encoded form. */
+export type ReplyCodec = Schema.Top & Schema.ConstraintCodec<unknown, unknown, never, never>
+
+/** A decision whose reply is already JSON: what the actor runs, whatever the definition. */
+export type Executed = Decision<string>
+
+export interface WriteDefinition<Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec> {
+  readonly tag: Tag
+  readonly command: Schema.TaggedStruct<Tag, Fields>
+  readonly reply: Reply
+  readonly decide: (
+    state: GuildState,
+    command: Schema.TaggedStruct<Tag, Fields>["Type"],
+    context: WriteContext
+  ) => Effect.Effect<Decision<Reply["Type"]>, GuildError>
+  /** `decide` for a command of any tag (the actor's dispatch), with the reply as JSON. */
+  readonly execute: (state: GuildState, command: unknown, context: WriteContext) => Effect.Effect<Executed, GuildError>
+}
+
+export interface ReadDefinition<Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec> {
+  readonly tag: Tag
+  readonly query: Schema.TaggedStruct<Tag, Fields>
+  readonly reply: Reply
+  /** `viewerId` is the user asking. */
+  readonly run: (
+    state: GuildState,
+    query: Schema.TaggedStruct<Tag, Fields>["Type"],
+    viewerId: string
+  ) => Effect.Effect<Reply["Type"], GuildError>
+  /** `run` for a query of any tag (the actor's dispatch), with the reply as JSON. */
+  readonly answer: (state: GuildState, query: unknown, viewerId: string) => Effect.Effect<string, GuildError>
+}
+
+const mismatch = (tag: string) => Effect.die(new Error(`guild operation ${tag} dispatched a message of another kind`))
+
+export const write = <const Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+  tag: Tag,
+  fields: Fields,
+  reply: Reply,
+  decide: WriteDefinition<Tag, Fields, Reply>["decide"]
+): WriteDefinition<Tag, Fields, Reply> => {
+  const command = Schema.TaggedStruct(tag, fields)
+  const isCommand = Schema.is(command)
+  const encode = Schema.encodeSync(reply)
+  return {
+    tag,
+    command,
+    reply,
+    decide,
+    execute: (state, message, context) =>
+      isCommand(message)
+        ? Effect.map(decide(state, message, context), (d) => ({ ...d, reply: JSON.stringify(encode(d.reply)) }))
+        : mismatch(tag)
+  }
+}
+
+export const read = <const Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+  tag: Tag,
+  fields: Fields,
+  reply: Reply,
+  run: ReadDefinition<Tag, Fields, Reply>["run"]
+): ReadDefinition<Tag, Fields, Reply> => {
+  const query = Schema.TaggedStruct(tag, fields)
+  const isQuery = Schema.is(query)
+  const encode = Schema.encodeSync(reply)
+  return {
+    tag,
+    query,
+    reply,
+    run,
+    answer: (state, message, viewerId) =>
+      isQuery(message) ? Effect.map(run(state, message, viewerId), (r) => JSON.stringify(encode(r))) : mismatch(tag)
+  }
+}
+
+/** A decision with nothing to audit or announce, e.g. a no-op. */
+export const unchanged = <Reply>(state: GuildState, reply: Reply): Decision<Reply> => ({
+  next: state,
+  reply,
+  persist: Effect.void,
+  audit: [],
+  events: []
+})
+

@@ -1,0 +1,47 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { GuildResponse, GuildUpdateRequest } from "../../../src/guilds/Schemas.ts"
+import { invalidField } from "../../../src/http/Errors.ts"
+import { changesOf, requirePermission } from "../Access.ts"
+import { write } from "../Operations.ts"
+import { Permission } from "../Permissions.ts"
+import { applyPatch, checkPatch, type SettingsPatch, viewFor } from "../State.ts"
+
+/** Audit log action types (part C, AuditLogActionType). */
+const GUILD_UPDATE = 1
+
+/** Columns a settings patch may write: the keys of GuildSettings that are columns. */
+const PATCHABLE = new Set([
+  "name", "icon", "banner", "splash", "embed_splash", "splash_card_alignment", "system_channel_id",
+  "system_channel_flags", "rules_channel_id", "afk_channel_id", "afk_timeout", "features", "verification_level",
+  "mfa_level", "nsfw_level", "nsfw", "content_warning_level", "content_warning_text", "explicit_content_filter",
+  "default_message_notifications", "disabled_operations", "message_history_cutoff"
+])
+
+const updateRow = (guildId: string, patch: SettingsPatch) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = Object.fromEntries(Object.entries(patch).filter(([key]) => PATCHABLE.has(key)))
+    if (Object.keys(columns).length > 0) yield* sql`UPDATE guilds SET ${sql.update(columns)} WHERE id = ${guildId}`
+  })
+
+/** PATCH /guilds/{id}: MANAGE_GUILD. */
+export const updateGuild = write("UpdateGuild", { patch: GuildUpdateRequest }, GuildResponse, (state, { patch }, context) =>
+  Effect.gen(function*() {
+    yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD)
+    // The proof fields guard ownership-level changes; they are not settings.
+    const { password: _p, mfa_method: _m, mfa_code: _c, webauthn_response: _r, webauthn_challenge: _w, ...settings } = patch
+    const rejected = checkPatch(state, settings, context.now)
+    if (rejected) return yield* invalidField(rejected.path, rejected.code, rejected.message)
+    const next = applyPatch(state, settings)
+    return {
+      next,
+      reply: viewFor(next, context.actorId),
+      persist: updateRow(context.guildId, settings),
+      audit: [{ actionType: GUILD_UPDATE, targetId: context.guildId, changes: changesOf(state.guild, settings) }],
+      events: [{ type: "GUILD_UPDATE", data: viewFor(next, next.guild.owner_id) }]
+    }
+  }))
+
+export const settingsWrites = [updateGuild] as const
+export const settingsReads = [] as const
