@@ -24,6 +24,18 @@ import { Sessions } from "./auth/Sessions.ts"
 import { AppConfig, isClusterMode, type Settings } from "./Config.ts"
 import { Actors } from "./guilds/Actors.ts"
 import { GuildsHttp } from "./guilds/Http.ts"
+import { GuildManagementHttp } from "./guilds/ManagementHttp.ts"
+import { AuditLogHttp } from "./auditlog/Http.ts"
+import { DiscoveryHttp } from "./discovery/Http.ts"
+import { RolesHttp } from "./roles/Http.ts"
+import { ChannelsHttp } from "./channels/Http.ts"
+import { ExpressionsHttp } from "./expressions/Http.ts"
+import { MediaHttp } from "./media/Http.ts"
+import { PacksHttp } from "./packs/Http.ts"
+import { BansHttp } from "./bans/Http.ts"
+import { MembersHttp } from "./members/Http.ts"
+import { InvitesHttp } from "./invites/Http.ts"
+import { MediaStore } from "./media/MediaStore.ts"
 import { HealthHttp } from "./health/Http.ts"
 import { Mailer } from "./mail/Mailer.ts"
 import { MfaHttp } from "./mfa/Http.ts"
@@ -100,6 +112,17 @@ const handlersLayer = Layer.mergeAll(
   AccountLifecycleHttp,
   SessionsHttp,
   GuildsHttp,
+  GuildManagementHttp,
+  AuditLogHttp,
+  RolesHttp,
+  ChannelsHttp,
+  ExpressionsHttp,
+  MediaHttp,
+  PacksHttp,
+  BansHttp,
+  MembersHttp,
+  InvitesHttp,
+  DiscoveryHttp,
   AdminHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
@@ -113,7 +136,8 @@ const sharedServices = Layer.mergeAll(
   GuildRepo.layer,
   OneTimeTokens.layer,
   Mailer.layer,
-  Sms.layer
+  Sms.layer,
+  MediaStore.layer
 )
 
 /**

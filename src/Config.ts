@@ -51,6 +51,8 @@ export interface Settings {
   readonly rateLimits: boolean
   /** Days between POST /users/@me/delete and the deletion; a login in between cancels it. */
   readonly accountDeletionGraceDays: number
+  /** Members a guild needs before it may apply to discovery. */
+  readonly discoveryMinMembers: number
   /** Seconds between two runs of the job that deletes accounts whose grace period is over. */
   readonly accountDeletionSweepSeconds: number
 }
@@ -92,7 +94,8 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   ),
   rateLimits: Config.Literals(["on", "off"], "RATE_LIMITS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
   accountDeletionGraceDays: positiveInt("ACCOUNT_DELETION_GRACE_DAYS", 14),
-  accountDeletionSweepSeconds: positiveInt("ACCOUNT_DELETION_SWEEP_SECONDS", 60)
+  accountDeletionSweepSeconds: positiveInt("ACCOUNT_DELETION_SWEEP_SECONDS", 60),
+  discoveryMinMembers: positiveInt("DISCOVERY_MIN_MEMBERS", 5)
 })
 
 const checked = (settings: Settings) =>

@@ -12,6 +12,19 @@ declare module "autocannon" {
       body?: string
       /** Seconds a request may take before it counts as a timeout. */
       timeout?: number
+      /** Requests to cycle through; `setupRequest` may rewrite each one before it is sent. */
+      requests?: Array<{
+        method?: string
+        path?: string
+        headers?: Record<string, string>
+        body?: string
+        setupRequest?: (request: { method?: string; path?: string; headers?: Record<string, string>; body?: string }) => {
+          method?: string
+          path?: string
+          headers?: Record<string, string>
+          body?: string
+        }
+      }>
       /** A run before the measured one, whose figures are not counted. */
       warmup?: { connections?: number; duration?: number }
     }

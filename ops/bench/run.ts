@@ -10,8 +10,15 @@
 //      served from the state the actor published in this process); then, for reference,
 //      the same read on a second embedded server started with ACTOR_LOCAL_READS=off, where
 //      every read is a message through the actor's mailbox (the path of cluster mode);
-//   4. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
-//      health >= 40% of bare), and writes the figures to ops/bench/results.json.
+//   4. (embedded mode) boots one more server on a scratch Postgres database (BENCH_PG_URL,
+//      default postgres://postgres@127.0.0.1:5432/postgres), seeds guilds of 1,000 and 10,000
+//      members straight into it (ops/bench/member-seed.ts), and measures a member nick change
+//      (PATCH /guilds/{id}/members/{user_id}), member search (POST /guilds/{id}/members-search)
+//      and /_health on that server; the memory of a 10,000-member guild is
+//      `node --expose-gc ops/bench/guild-memory.ts`;
+//   5. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
+//      health >= 40% of bare; member update >= 30% of health, member search p99 < 20 ms),
+//      and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
 //
 // Env: BENCH_ROUNDS (rounds of bare, health and actor; the median round counts, default 3),
@@ -30,6 +37,7 @@ import { cpus, tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import autocannon from "autocannon"
+import { scratchDatabase, seedMembers } from "./member-seed.ts"
 
 /** A failure with a message for the operator (no stack trace needed). */
 class BenchError extends Error {}
@@ -211,6 +219,8 @@ const bootEmbedded = async (bootSeconds: number, extraEnv: NodeJS.ProcessEnv = {
   // Embedded mode: one process, PGlite, no Redis, whatever the caller's shell has set.
   delete env["DATABASE_URL"]
   delete env["REDIS_URL"]
+  // The member targets run on Postgres, where their big guilds are seeded.
+  if (extraEnv["DATABASE_URL"] !== undefined) env["DATABASE_URL"] = extraEnv["DATABASE_URL"]
   const base = `http://127.0.0.1:${port}`
   process.stdout.write(`bench: booting the embedded server (src/main.ts) on ${base}, DATA_DIR ${dataDir}\n`)
   const server = startChild("server", "src/main.ts", env)
@@ -291,10 +301,11 @@ const measure = async (
   target: string,
   url: string,
   load: Load,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
+  extra: Partial<autocannon.Options> = {}
 ): Promise<Figures> => {
   process.stdout.write(
-    `bench: ${target}: GET ${url}, ${load.warmupSeconds}s warm-up + ${load.seconds}s at ${load.connections} connections\n`
+    `bench: ${target}: ${extra.method ?? "GET"} ${url}, ${load.warmupSeconds}s warm-up + ${load.seconds}s at ${load.connections} connections\n`
   )
   const result = await autocannon({
     url,
@@ -302,7 +313,8 @@ const measure = async (
     connections: load.connections,
     duration: load.seconds,
     timeout: 10,
-    ...(load.warmupSeconds > 0 ? { warmup: { connections: load.connections, duration: load.warmupSeconds } } : {})
+    ...(load.warmupSeconds > 0 ? { warmup: { connections: load.connections, duration: load.warmupSeconds } } : {}),
+    ...extra
   })
   const figures: Figures = {
     target,
@@ -349,6 +361,77 @@ const gitCommit = (): string | null => {
   return out.status === 0 ? out.stdout.trim() : null
 }
 
+// --- members (issue 4) ------------------------------------------------------------------
+
+/**
+ * The member targets, on an embedded server backed by a scratch Postgres database
+ * (BENCH_PG_URL) where the big guilds are seeded directly (ops/bench/member-seed.ts):
+ * a nick change on a guild of 1,000 members, member search on one of 10,000, and
+ * /_health on the same server for the ratio.
+ */
+const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: Array<Figures>; targets: Array<Target> }> => {
+  const db = await scratchDatabase()
+  try {
+    const adminKey = randomUUID()
+    const server = await bootEmbedded(bootSeconds, { DATABASE_URL: db.url, ADMIN_BOOTSTRAP_KEY: adminKey })
+    const seeded = async (count: number) => {
+      const guild = await makeGuild(server.base)
+      const guildId = guild.guildUrl.slice(guild.guildUrl.lastIndexOf("/") + 1)
+      process.stdout.write(`bench: seeding ${count} members into guild ${guildId}\n`)
+      const memberIds = await seedMembers(db.url, guildId, count)
+      await callJson("reload the seeded guild", "POST", `${server.base}/admin/guilds/reload`, { guild_id: guildId }, `Admin ${adminKey}`)
+      return { ...guild, memberIds }
+    }
+    const small = await seeded(1_000)
+    const big = await seeded(10_000)
+    const json = { authorization: small.token, "content-type": "application/json" }
+    const health = await measure("GET /_health (Postgres-backed server)", `${server.base}/_health`, load)
+    let nick = 0
+    const update = await measure(
+      "PATCH /guilds/{id}/members/{user_id} (nick, 1,000 members)",
+      `${small.guildUrl}/members/${small.memberIds[0]}`,
+      load,
+      json,
+      {
+        method: "PATCH",
+        requests: [{ method: "PATCH", setupRequest: (req) => ({ ...req, body: JSON.stringify({ nick: `nick ${nick++ % 100_000}` }) }) }]
+      }
+    )
+    // The floor of any guild write (actor mailbox, commit, audit): the settings PATCH, for reference.
+    let name = 0
+    const settings = await measure("PATCH /guilds/{id} (settings write, reference)", small.guildUrl, load, json, {
+      method: "PATCH",
+      requests: [{ method: "PATCH", setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `bench ${name++ % 100_000}` }) }) }]
+    })
+    const queries = ["member 12", "nick 5", "m", "member 9999", "zzz"]
+    let q = 0
+    const search = await measure(
+      "POST /guilds/{id}/members-search (10,000 members)",
+      `${big.guildUrl}/members-search`,
+      load,
+      { authorization: big.token, "content-type": "application/json" },
+      {
+        method: "POST",
+        requests: [{ method: "POST", setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[q++ % queries.length], limit: 25 }) }) }]
+      }
+    )
+    const updateRatio = update.requestsPerSecond / health.requestsPerSecond
+    return {
+      runs: [health, settings, update, search],
+      targets: [
+        {
+          name: "member update >= 30% of health (requests/s, same server)",
+          measured: `${fmt(updateRatio * 100, 1)}%`,
+          holds: updateRatio >= 0.3
+        },
+        { name: "member search p99 < 20 ms", measured: `${fmt(search.latencyP99Ms, 1)} ms`, holds: search.latencyP99Ms < 20 }
+      ]
+    }
+  } finally {
+    await db.drop().catch((error: unknown) => process.stderr.write(`bench: could not drop ${db.url}: ${String(error)}\n`))
+  }
+}
+
 // --- main ----------------------------------------------------------------------------
 
 const main = async (): Promise<number> => {
@@ -365,7 +448,7 @@ const main = async (): Promise<number> => {
   if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
 
   // Whatever happens, the run ends: two boots + every measured target + margin.
-  const budgetSeconds = 2 * bootSeconds + (3 * load.rounds + 1) * (load.seconds + load.warmupSeconds + 5) + 60
+  const budgetSeconds = 3 * bootSeconds + (3 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
@@ -397,6 +480,7 @@ const main = async (): Promise<number> => {
   const bareUrl = await startBare(healthBody, healthType)
   const runs: Array<Figures> = []
   let targets: Array<Target> = []
+  const memberTargets: Array<Target> = []
   let ratios: { actorOverHealth: number; healthOverBare: number } | null = null
   if (base === undefined || guild === undefined) {
     runs.push(await measure("bare node:http /_health", bareUrl, load))
@@ -430,6 +514,9 @@ const main = async (): Promise<number> => {
       runs.push(await measure("GET /guilds/{id} through the mailbox (reference)", mailboxGuild.guildUrl, load, {
         authorization: mailboxGuild.token
       }))
+      const members = await measureMembers(bootSeconds, load)
+      runs.push(...members.runs)
+      memberTargets.push(...members.targets)
     }
     targets = [
       {
@@ -442,7 +529,9 @@ const main = async (): Promise<number> => {
         name: "health >= 40% of bare (requests/s, median round)",
         measured: `${fmt(ratios.healthOverBare * 100, 1)}%`,
         holds: ratios.healthOverBare >= 0.4
-      }
+      },
+      // Measured above, on their own Postgres-backed server (embedded mode only).
+      ...memberTargets
     ]
   }
   const allClean = runs.every(clean)

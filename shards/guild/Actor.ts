@@ -104,7 +104,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
             if (definition === undefined) return yield* Effect.die(new Error(`no guild write ${payload.command._tag}`))
             const decision = yield* definition.execute(s, payload.command, { guildId, ...payload })
             yield* repo.commitWrite(guildId, payload, decision)
-            if (decision.next !== s) track(decision.next)
+            if (decision.dropsGuild === true) track(undefined)
+            else if (decision.next !== s) track(decision.next)
             yield* events.publish(guildId, decision.events)
             return decision.reply
           }),

@@ -52,6 +52,8 @@ export interface Decision<Reply> {
   readonly persist: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
   readonly audit: ReadonlyArray<AuditEntry>
   readonly events: ReadonlyArray<GuildEvent>
+  /** The write removed the guild (its `persist` deleted the rows): the actor forgets it and answers UNKNOWN_GUILD. */
+  readonly dropsGuild?: boolean
 }
 
 /** A reply's schema: it crosses processes as the JSON of its encoded form. */
@@ -87,7 +89,25 @@ export interface ReadDefinition<Tag extends string, Fields extends Schema.Struct
   readonly answer: (state: GuildState, query: unknown, viewerId: string) => Effect.Effect<string, GuildError>
 }
 
-const mismatch = (tag: string) => Effect.die(new Error(`guild operation ${tag} dispatched a message of another kind`))
+/**
+ * `f` for a message of any kind, as the actor's dispatch calls it: the message
+ * is checked against `schema` (the dispatch went by its tag, so a mismatch is a bug).
+ */
+const erased = <S extends Schema.Constraint, Extra, A>(
+  tag: string,
+  schema: S,
+  f: (state: GuildState, message: S["Type"], extra: Extra) => Effect.Effect<A, GuildError>
+) => {
+  const matches = Schema.is(schema)
+  return (state: GuildState, message: unknown, extra: Extra): Effect.Effect<A, GuildError> =>
+    matches(message) ? f(state, message, extra) : Effect.die(new Error(`guild operation ${tag} got a message of another kind`))
+}
+
+/** The JSON of a reply, as it crosses processes. */
+const toJson = <Reply extends ReplyCodec>(reply: Reply) => {
+  const encode = Schema.encodeSync(reply)
+  return (value: Reply["Type"]): string => JSON.stringify(encode(value))
+}
 
 export const write = <const Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
   tag: Tag,
@@ -96,17 +116,14 @@ export const write = <const Tag extends string, Fields extends Schema.Struct.Fie
   decide: WriteDefinition<Tag, Fields, Reply>["decide"]
 ): WriteDefinition<Tag, Fields, Reply> => {
   const command = Schema.TaggedStruct(tag, fields)
-  const isCommand = Schema.is(command)
-  const encode = Schema.encodeSync(reply)
+  const json = toJson(reply)
   return {
     tag,
     command,
     reply,
     decide,
-    execute: (state, message, context) =>
-      isCommand(message)
-        ? Effect.map(decide(state, message, context), (d) => ({ ...d, reply: JSON.stringify(encode(d.reply)) }))
-        : mismatch(tag)
+    execute: erased(tag, command, (state, message, context: WriteContext) =>
+      Effect.map(decide(state, message, context), (d) => ({ ...d, reply: json(d.reply) })))
   }
 }
 
@@ -117,15 +134,13 @@ export const read = <const Tag extends string, Fields extends Schema.Struct.Fiel
   run: ReadDefinition<Tag, Fields, Reply>["run"]
 ): ReadDefinition<Tag, Fields, Reply> => {
   const query = Schema.TaggedStruct(tag, fields)
-  const isQuery = Schema.is(query)
-  const encode = Schema.encodeSync(reply)
+  const json = toJson(reply)
   return {
     tag,
     query,
     reply,
     run,
-    answer: (state, message, viewerId) =>
-      isQuery(message) ? Effect.map(run(state, message, viewerId), (r) => JSON.stringify(encode(r))) : mismatch(tag)
+    answer: erased(tag, query, (state, message, viewerId: string) => Effect.map(run(state, message, viewerId), json))
   }
 }
 

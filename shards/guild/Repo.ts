@@ -1,8 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/guilds/Schemas.ts"
+import type { GuildRoleResponse } from "../../src/guilds/Schemas.ts"
+import { channelFromRow, type ChannelRow } from "./ChannelRows.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
-import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
+import { loadMembers } from "./MemberRows.ts"
+import { loadExpressions } from "./ExpressionRows.ts"
+import { loadBans, loadInvites } from "./BanInviteRows.ts"
 import type { Executed, WriteContext } from "./Operations.ts"
 import type { GuildSettings, GuildState } from "./State.ts"
 
@@ -38,27 +41,27 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           const [guild] = yield* sql<GuildRow>`SELECT * FROM guilds WHERE id = ${guildId}`
           if (guild === undefined) return undefined
           const roles = yield* sql<GuildRoleResponse>`
-            SELECT id, name, color, position, permissions::text AS permissions, hoist, mentionable
+            SELECT id, name, color, position, permissions::text AS permissions, hoist, mentionable, hoist_position, unicode_emoji
             FROM guild_roles WHERE guild_id = ${guildId}`
-          const channels = yield* sql<ChannelResponse & { readonly created_at?: unknown }>`
-            SELECT id, guild_id, name, topic, type, position, parent_id, nsfw FROM channels WHERE guild_id = ${guildId}`
-          const members = yield* sql<UserRow & { member_nick: string | null; member_roles: ReadonlyArray<string>; joined_at: Date | string; mute: boolean; deaf: boolean }>`
-            SELECT u.*, m.nick AS member_nick, m.roles::text[] AS member_roles, m.joined_at, m.mute, m.deaf
-            FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
+          const channels = yield* sql<ChannelRow>`
+            SELECT id, guild_id, name, topic, type, position, parent_id, nsfw, permission_overwrites, url, bitrate,
+                   user_limit, rate_limit_per_user, rtc_region FROM channels WHERE guild_id = ${guildId}`
+          const { members, memberProfiles } = yield* Effect.provideService(loadMembers(guildId), SqlClient.SqlClient, sql)
+          const bans = yield* Effect.provideService(loadBans(guildId), SqlClient.SqlClient, sql)
+          const invites = yield* Effect.provideService(loadInvites(guildId), SqlClient.SqlClient, sql)
+          const { emojis, stickers } = yield* Effect.provideService(loadExpressions(guildId), SqlClient.SqlClient, sql)
           const { created_at, ...settings } = guild
           const state: GuildState = {
             guild: { ...settings, message_history_cutoff: isoTimestampOrNull(guild.message_history_cutoff) },
             createdAt: isoTimestamp(created_at),
             roles: new Map(roles.map((r) => [r.id, r])),
-            channels: new Map(channels.map((c) => [c.id, { ...c, permission_overwrites: [] }])),
-            members: new Map(members.map((m): [string, GuildMemberResponse] => [m.id, {
-              user: toUserPartial(m),
-              nick: m.member_nick,
-              roles: m.member_roles,
-              joined_at: isoTimestamp(m.joined_at),
-              mute: m.mute,
-              deaf: m.deaf
-            }]))
+            channels: new Map(channels.map((c) => [c.id, channelFromRow(c)])),
+            members,
+            memberProfiles,
+            bans,
+            invites,
+            emojis,
+            stickers
           }
           return state
         }).pipe(Effect.orDie)

@@ -1,6 +1,10 @@
 import type { ChannelResponse, GuildMemberResponse, GuildResponse, GuildRoleResponse } from "../../src/guilds/Schemas.ts"
 import type { UserPartialResponse } from "../../src/users/Schemas.ts"
+import type { GuildEmoji, GuildSticker } from "../../src/expressions/Schemas.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "./Permissions.ts"
+import type { MemberProfile } from "./MemberProfile.ts"
+import type { GuildBan } from "./BanRules.ts"
+import type { GuildInvite } from "./InviteRules.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
@@ -14,6 +18,15 @@ export interface GuildState {
   readonly roles: ReadonlyMap<string, GuildRoleResponse>
   readonly channels: ReadonlyMap<string, ChannelResponse>
   readonly members: ReadonlyMap<string, GuildMemberResponse>
+  /** Bio, pronouns and join source by user id; a member without an entry has EMPTY_PROFILE. */
+  readonly memberProfiles: ReadonlyMap<string, MemberProfile>
+  /** Bans by user id, expired ones included until a write prunes them. */
+  readonly bans: ReadonlyMap<string, GuildBan>
+  /** Invites by code (the vanity URL is not one of them). */
+  readonly invites: ReadonlyMap<string, GuildInvite>
+  /** Custom emojis and stickers by id (src/expressions). */
+  readonly emojis: ReadonlyMap<string, GuildEmoji>
+  readonly stickers: ReadonlyMap<string, GuildSticker>
 }
 
 export const CHANNEL_TEXT = 0
@@ -37,7 +50,10 @@ export const createGuild = (input: NewGuild): GuildState => {
     position: 0,
     permissions: DEFAULT_EVERYONE_PERMISSIONS.toString(),
     hoist: false,
-    mentionable: false
+    mentionable: false,
+    // As Repo.load reads it back: the same role before and after a reload.
+    hoist_position: null,
+    unicode_emoji: null
   }
   const general: ChannelResponse = {
     id: input.channelId,
@@ -89,7 +105,12 @@ export const createGuild = (input: NewGuild): GuildState => {
     createdAt: input.now,
     roles: new Map([[everyone.id, everyone]]),
     channels: new Map([[general.id, general]]),
-    members: new Map([[owner.user.id, owner]])
+    members: new Map([[owner.user.id, owner]]),
+    memberProfiles: new Map(),
+    bans: new Map(),
+    invites: new Map(),
+    emojis: new Map(),
+    stickers: new Map()
   }
 }
 

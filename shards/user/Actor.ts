@@ -22,6 +22,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
 
       return User.of({
         Joined: ({ payload }) => Effect.sync(() => void guilds.add(payload.guildId)),
+        Left: ({ payload }) => Effect.sync(() => void guilds.delete(payload.guildId)),
         ListGuilds: ({ payload }) =>
           Effect.sync(() => {
             const sorted = [...guilds].sort(byId)

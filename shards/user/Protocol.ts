@@ -4,9 +4,12 @@ import { Rpc } from "effect/rpc"
 
 /**
  * The user actor: which guilds a user is in, kept in memory. Guild actors tell
- * it when the user joins; it loads the truth from Postgres when it starts.
+ * it when the user joins or leaves; it loads the truth from Postgres when it starts.
  */
 export const Joined = Rpc.make("Joined", { payload: { guildId: Schema.String } })
+
+/** The user left the guild or was removed from it. */
+export const Left = Rpc.make("Left", { payload: { guildId: Schema.String } })
 
 export const ListGuilds = Rpc.make("ListGuilds", {
   payload: {
@@ -17,4 +20,4 @@ export const ListGuilds = Rpc.make("ListGuilds", {
   success: Schema.Array(Schema.String)
 })
 
-export const User = Entity.make("User", [Joined, ListGuilds])
+export const User = Entity.make("User", [Joined, Left, ListGuilds])

@@ -11,6 +11,7 @@ import { toUserPartial, UsersRepo } from "../users/Repo.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import * as Settings from "../../shards/guild/operations/Settings.ts"
 import { Actors } from "./Actors.ts"
+import { auditReason } from "./AuditReason.ts"
 
 export const GuildsHttp = lean(HttpApiBuilder.group(Api, "guilds", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -42,7 +43,11 @@ export const GuildsHttp = lean(HttpApiBuilder.group(Api, "guilds", (handlers) =>
             jsonResponse
           )))
       .handle("update", ({ params, payload }) =>
-        Effect.flatMap(CurrentUser, (me) => actors.write(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id })))
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const reason = yield* auditReason
+          return yield* actors.write(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id, reason })
+        }))
       .handle("members", ({ params, query }) =>
         Effect.flatMap(CurrentUser, (me) =>
           actors.read(params.guild_id, Members.listMembers, { limit: query.limit ?? 1, after: query.after }, me.id)))

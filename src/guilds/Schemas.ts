@@ -28,6 +28,11 @@ export const ChannelResponse = Schema.Struct({
   position: Schema.optional(Schema.Int),
   parent_id: Schema.optional(NullableSnowflake),
   nsfw: Schema.optional(Schema.Boolean),
+  url: Schema.optional(NullableString),
+  bitrate: Schema.optional(Schema.NullOr(Schema.Int)),
+  user_limit: Schema.optional(Schema.NullOr(Schema.Int)),
+  rate_limit_per_user: Schema.optional(Schema.Int),
+  rtc_region: Schema.optional(NullableString),
   permission_overwrites: Schema.optional(Schema.Array(Schema.Struct({
     id: Schema.String,
     type: Schema.Int,
@@ -80,7 +85,8 @@ export const GuildMemberResponse = Schema.Struct({
   joined_at: Schema.String,
   mute: Schema.Boolean,
   deaf: Schema.Boolean,
-  communication_disabled_until: Schema.optional(NullableString)
+  communication_disabled_until: Schema.optional(NullableString),
+  profile_flags: Schema.optional(Schema.NullOr(Schema.Int))
 })
 export type GuildMemberResponse = typeof GuildMemberResponse.Type
 

@@ -4,6 +4,16 @@ import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AuthApi } from "../auth/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
+import { GuildManagementApi } from "../guilds/ManagementApi.ts"
+import { AuditLogApi } from "../auditlog/Api.ts"
+import { RolesApi } from "../roles/Api.ts"
+import { ChannelsApi } from "../channels/Api.ts"
+import { ExpressionsApi } from "../expressions/Api.ts"
+import { MediaApi } from "../media/Api.ts"
+import { PacksApi } from "../packs/Api.ts"
+import { BansApi } from "../bans/Api.ts"
+import { MembersApi } from "../members/Api.ts"
+import { InvitesApi, PublicInvitesApi } from "../invites/Api.ts"
 import { HealthApi } from "../health/Api.ts"
 import { MfaApi } from "../mfa/Api.ts"
 import { PhoneApi } from "../phone/Api.ts"
@@ -14,6 +24,7 @@ import { SsoAdminApi, SsoApi } from "../sso/Api.ts"
 import { UsersApi } from "../users/Api.ts"
 import { NotesApi } from "../notes/Api.ts"
 import { SettingsApi } from "../settings/Api.ts"
+import { DiscoveryApi } from "../discovery/Api.ts"
 
 /** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
 export class Api extends HttpApi.make("guildhall")
@@ -32,6 +43,18 @@ export class Api extends HttpApi.make("guildhall")
   .add(AccountLifecycleApi)
   .add(SessionsApi)
   .add(GuildsApi)
+  .add(GuildManagementApi)
+  .add(AuditLogApi)
+  .add(RolesApi)
+  .add(ChannelsApi)
+  .add(ExpressionsApi)
+  .add(MediaApi)
+  .add(PacksApi)
+  .add(BansApi)
+  .add(MembersApi)
+  .add(InvitesApi)
+  .add(PublicInvitesApi)
+  .add(DiscoveryApi)
   .add(AdminApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -1,6 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { field, TestApi } from "../support/Api.ts"
+import { auditEntries } from "./GuildFixtures.ts"
 
 const createGuild = (token: string, name = "The Hall") =>
   Effect.gen(function*() {
@@ -50,10 +51,15 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds ov
       const { id } = yield* createGuild(owner.token)
       const patched = yield* api.request("PATCH", `/guilds/${id}`, {
         token: owner.token,
+        headers: { "x-audit-log-reason": encodeURIComponent("spring cleaning ✨") },
         body: { name: "Renamed", afk_timeout: 900, verification_level: 2, content_warning_text: "careful" }
       })
       assert.strictEqual(patched.status, 200)
       expect(patched.body).toMatchObject({ name: "Renamed", afk_timeout: 900, verification_level: 2, content_warning_text: "careful" })
+      // The change is in the audit log, with what changed and why.
+      const [entry] = yield* auditEntries(id)
+      expect(entry).toMatchObject({ user_id: owner.userId, action_type: 1, target_id: id, reason: "spring cleaning ✨" })
+      expect(entry?.changes).toContainEqual({ key: "name", old_value: "The Hall", new_value: "Renamed" })
 
       const elsewhere = yield* api.request("PATCH", `/guilds/${id}`, { token: owner.token, body: { system_channel_id: "123" } })
       assert.strictEqual(elsewhere.status, 400)

@@ -1,23 +1,10 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { randomInt } from "node:crypto"
 import { tokenHash } from "../../src/platform/Crypto.ts"
 import { errorsOf, PASSWORD, SUDO_HEADER, totpAt, userWithTotp } from "../mfa/Support.ts"
 import { field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { TestSmsProvider } from "../support/SmsProvider.ts"
-
-/** A number no other test uses: +1 555 and seven random digits. */
-const newPhone = () => `+1555${String(randomInt(0, 10_000_000)).padStart(7, "0")}`
-
-/** The 6-digit code of the next text to `phone`. */
-const textedCode = (phone: string) =>
-  Effect.gen(function*() {
-    const text = yield* Effect.flatMap(TestSmsProvider, (sms) => sms.next(phone))
-    const match = /\b(\d{6})\b/.exec(text.body)
-    if (match?.[1] === undefined) throw new Error(`no code in the text "${text.body}"`)
-    return match[1]
-  })
+import { newPhone, textedCode } from "../support/SmsProvider.ts"
 
 const storedPhone = (userId: string) =>
   Effect.flatMap(TestApi, (api) =>

@@ -37,7 +37,8 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   rateLimits: false,
   actorLocalReads: true,
   accountDeletionGraceDays: 14,
-  accountDeletionSweepSeconds: 60
+  accountDeletionSweepSeconds: 60,
+  discoveryMinMembers: 5
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { randomInt } from "node:crypto"
 import { createServer } from "node:http"
 
 export interface Text {
@@ -60,3 +61,15 @@ export class TestSmsProvider extends Context.Service<TestSmsProvider, {
     })
   )
 }
+
+/** A number no other test uses: +1 555 and seven random digits. */
+export const newPhone = () => `+1555${String(randomInt(0, 10_000_000)).padStart(7, "0")}`
+
+/** The 6-digit code of the next text to `phone`. */
+export const textedCode = (phone: string) =>
+  Effect.gen(function*() {
+    const text = yield* Effect.flatMap(TestSmsProvider, (sms) => sms.next(phone))
+    const match = /\b(\d{6})\b/.exec(text.body)
+    if (match?.[1] === undefined) throw new Error(`no code in the text "${text.body}"`)
+    return match[1]
+  })

@@ -1,9 +1,26 @@
 import { Effect, Schema } from "effect"
 import { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
-import { unknown } from "../../../src/http/Errors.ts"
-import { requireMember } from "../Access.ts"
-import { read } from "../Operations.ts"
-import { membersPage } from "../State.ts"
+import { invalidField, missingPermissions, unknown } from "../../../src/http/Errors.ts"
+import { MemberSearchRequest, MemberSearchResponse } from "../../../src/members/Schemas.ts"
+import { requireMember, requirePermission } from "../Access.ts"
+import { outranks } from "../Hierarchy.ts"
+import { searchMembers } from "../MemberSearch.ts"
+import { applyMemberPatch, MemberPatch } from "../MemberUpdate.ts"
+import { deleteMemberRow, updateMemberRow } from "../MemberRows.ts"
+import { type AuditEntry, type GuildEvent, read, unchanged, write } from "../Operations.ts"
+import { Permission } from "../Permissions.ts"
+import { guildPermissions, membersPage, type GuildState } from "../State.ts"
+
+/** Audit log action types (part C, AuditLogActionType). */
+const MEMBER_KICK = 20
+const MEMBER_UPDATE = 24
+const MEMBER_ROLE_UPDATE = 25
+const MEMBER_MOVE = 26
+const MEMBER_DISCONNECT = 27
+
+/** Who may search members: anyone who moderates them. */
+const SEARCH_PERMISSIONS = Permission.MANAGE_GUILD | Permission.KICK_MEMBERS | Permission.BAN_MEMBERS |
+  Permission.MODERATE_MEMBERS
 
 /** GET /guilds/{id}/members: a page in id order, for a member. */
 export const listMembers = read(
@@ -20,5 +37,106 @@ export const getMember = read("GetMember", { targetId: Schema.String }, GuildMem
     return found === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(found)
   }))
 
-export const membersWrites = [] as const
-export const membersReads = [listMembers, getMember] as const
+/** POST /guilds/{id}/members-search: for members who moderate (any of SEARCH_PERMISSIONS). */
+export const searchGuildMembers = read(
+  "SearchMembers",
+  { request: MemberSearchRequest },
+  MemberSearchResponse,
+  (state, { request }, viewerId) =>
+    Effect.flatMap(requireMember(state, viewerId), () =>
+      (guildPermissions(state, viewerId) & SEARCH_PERMISSIONS) === 0n
+        ? Effect.fail(missingPermissions())
+        : Effect.sync(() => searchMembers(state, request)))
+)
+
+const memberEvent = (guildId: string, member: GuildMemberResponse): GuildEvent => ({
+  type: "GUILD_MEMBER_UPDATE",
+  data: { guild_id: guildId, ...member }
+})
+
+/** PATCH /guilds/{id}/members/{user_id} and @me: each field under its own permission (MemberUpdate.ts). */
+export const updateMember = write(
+  "UpdateMember",
+  { targetId: Schema.String, patch: MemberPatch },
+  GuildMemberResponse,
+  (state, { targetId, patch }, context) =>
+    Effect.gen(function*() {
+      const applied = yield* applyMemberPatch(state, context.actorId, targetId, patch, context.now)
+      const audit: Array<AuditEntry> = []
+      if (applied.changes.length > 0) audit.push({ actionType: MEMBER_UPDATE, targetId, changes: applied.changes })
+      if (applied.added.length > 0 || applied.removed.length > 0) {
+        audit.push({
+          actionType: MEMBER_ROLE_UPDATE,
+          targetId,
+          changes: [{ key: "roles", new_value: { added: applied.added, removed: applied.removed } }]
+        })
+      }
+      // No voice state is kept yet: a move is checked and recorded, a later voice service acts on the event.
+      if (patch.channel_id !== undefined) {
+        audit.push(patch.channel_id === null
+          ? { actionType: MEMBER_DISCONNECT, targetId: null, changes: [], options: { count: "1" } }
+          : { actionType: MEMBER_MOVE, targetId: null, changes: [], options: { channel_id: patch.channel_id, count: "1" } })
+      }
+      if (audit.length === 0) return unchanged(state, applied.member)
+      const members = new Map(state.members).set(targetId, applied.member)
+      const memberProfiles = new Map(state.memberProfiles).set(targetId, applied.profile)
+      const next: GuildState = { ...state, members, memberProfiles }
+      return {
+        next,
+        reply: applied.member,
+        persist: updateMemberRow(context.guildId, targetId, applied.member, applied.profile),
+        audit,
+        events: [memberEvent(context.guildId, applied.member)]
+      }
+    })
+)
+
+const without = (state: GuildState, userId: string): GuildState => {
+  const members = new Map(state.members)
+  members.delete(userId)
+  const memberProfiles = new Map(state.memberProfiles)
+  memberProfiles.delete(userId)
+  return { ...state, members, memberProfiles }
+}
+
+const removeEvent = (guildId: string, member: GuildMemberResponse): GuildEvent => ({
+  type: "GUILD_MEMBER_REMOVE",
+  data: { guild_id: guildId, user: member.user }
+})
+
+/** DELETE /guilds/{id}/members/{user_id}: KICK_MEMBERS over a member ranked below; never the owner. */
+export const kickMember = write("KickMember", { targetId: Schema.String }, Schema.Null, (state, { targetId }, context) =>
+  Effect.gen(function*() {
+    yield* requirePermission(state, context.actorId, Permission.KICK_MEMBERS, context.now)
+    const member = state.members.get(targetId)
+    if (member === undefined) return yield* Effect.fail(unknown("MEMBER"))
+    if (!outranks(state, context.actorId, targetId)) return yield* Effect.fail(missingPermissions())
+    return {
+      next: without(state, targetId),
+      reply: null,
+      persist: deleteMemberRow(context.guildId, targetId),
+      audit: [{ actionType: MEMBER_KICK, targetId, changes: [] }],
+      events: [removeEvent(context.guildId, member)]
+    }
+  }))
+
+/** DELETE /users/@me/guilds/{id}: any member but the owner (who must transfer the guild first). */
+export const leaveGuild = write("LeaveGuild", {}, Schema.Null, (state, _command, context) =>
+  Effect.gen(function*() {
+    yield* requireMember(state, context.actorId)
+    const member = state.members.get(context.actorId)
+    if (member === undefined) return yield* Effect.fail(unknown("GUILD"))
+    if (state.guild.owner_id === context.actorId) {
+      return yield* invalidField("guild_id", "CANNOT_LEAVE_GUILD_AS_OWNER", "The owner cannot leave; transfer the guild first")
+    }
+    return {
+      next: without(state, context.actorId),
+      reply: null,
+      persist: deleteMemberRow(context.guildId, context.actorId),
+      audit: [],
+      events: [removeEvent(context.guildId, member)]
+    }
+  }))
+
+export const membersWrites = [updateMember, kickMember, leaveGuild] as const
+export const membersReads = [listMembers, getMember, searchGuildMembers] as const

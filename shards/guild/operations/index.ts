@@ -1,6 +1,14 @@
 import { Schema } from "effect"
+import { guildReads, guildWrites } from "./Guild.ts"
 import { membersReads, membersWrites } from "./Members.ts"
 import { settingsReads, settingsWrites } from "./Settings.ts"
+import { roleReads, roleWrites } from "./Roles.ts"
+import { channelLayoutWrites } from "./ChannelLayout.ts"
+import { channelsReads, channelsWrites } from "./Channels.ts"
+import { expressionsReads, expressionsWrites } from "./Expressions.ts"
+import { bansReads, bansWrites } from "./Bans.ts"
+import { invitesReads, invitesWrites } from "./Invites.ts"
+import { discoveryWrites } from "./Discovery.ts"
 
 /**
  * Every write and read a guild actor runs. A sub-domain adds its definitions
@@ -8,12 +16,26 @@ import { settingsReads, settingsWrites } from "./Settings.ts"
  */
 export const writes = [
   ...settingsWrites,
-  ...membersWrites
+  ...membersWrites,
+  ...roleWrites,
+  ...channelsWrites,
+  ...channelLayoutWrites,
+  ...expressionsWrites,
+  ...guildWrites,
+  ...bansWrites,
+  ...invitesWrites,
+  ...discoveryWrites
 ] as const
 
 export const reads = [
   ...settingsReads,
-  ...membersReads
+  ...membersReads,
+  ...roleReads,
+  ...channelsReads,
+  ...expressionsReads,
+  ...guildReads,
+  ...bansReads,
+  ...invitesReads
 ] as const
 
 /** Any write command, as it travels to the actor. */

@@ -1,0 +1,160 @@
+import { Effect, Schema } from "effect"
+import type { GuildMemberResponse } from "../../src/guilds/Schemas.ts"
+import { type BadRequest, type Forbidden, invalidField, missingPermissions, type NotFound, unknown } from "../../src/http/Errors.ts"
+import { requireMember, requirePermission } from "./Access.ts"
+import { canManageRole, outranks } from "./Hierarchy.ts"
+import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
+import { ALL_PERMISSIONS, Permission } from "./Permissions.ts"
+import { CHANNEL_VOICE, guildPermissions, type GuildState } from "./State.ts"
+
+/**
+ * A member update as the actor receives it: the request's fields after the
+ * HTTP side checked their shapes and turned images into hashes.
+ */
+export const MemberPatch = Schema.Struct({
+  nick: Schema.optional(Schema.NullOr(Schema.String)),
+  roles: Schema.optional(Schema.Array(Schema.String)),
+  communication_disabled_until: Schema.optional(Schema.NullOr(Schema.String)),
+  mute: Schema.optional(Schema.Boolean),
+  deaf: Schema.optional(Schema.Boolean),
+  channel_id: Schema.optional(Schema.NullOr(Schema.String)),
+  avatar: Schema.optional(Schema.NullOr(Schema.String)),
+  banner: Schema.optional(Schema.NullOr(Schema.String)),
+  bio: Schema.optional(Schema.NullOr(Schema.String)),
+  pronouns: Schema.optional(Schema.NullOr(Schema.String)),
+  accent_color: Schema.optional(Schema.NullOr(Schema.Int)),
+  profile_flags: Schema.optional(Schema.NullOr(Schema.Int))
+})
+export type MemberPatch = typeof MemberPatch.Type
+
+export const MAX_TIMEOUT_MS = 365 * 24 * 60 * 60 * 1000
+
+/** The fields shown on GuildMemberResponse, and those kept in MemberProfile. */
+const MEMBER_FIELDS = ["nick", "mute", "deaf", "communication_disabled_until", "avatar", "banner", "accent_color", "profile_flags"] as const
+const PROFILE_FIELDS = ["bio", "pronouns"] as const
+const PROFILE_OF_MEMBER = ["avatar", "banner", "accent_color", "profile_flags", "bio", "pronouns"] as const
+
+type Change = { readonly key: string; readonly old_value: unknown; readonly new_value: unknown }
+
+/** A checked update: the member and profile after it, and what changed. */
+export interface AppliedUpdate {
+  readonly member: GuildMemberResponse
+  readonly profile: MemberProfile
+  readonly changes: ReadonlyArray<Change>
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+}
+
+type UpdateError = BadRequest | Forbidden | NotFound
+
+const present = <K extends keyof MemberPatch>(patch: MemberPatch, key: K): boolean => patch[key] !== undefined
+
+/** Fails with 403 unless `actorId` outranks `targetId` (role hierarchy, the owner). */
+const requireOutranks = (state: GuildState, actorId: string, targetId: string): Effect.Effect<void, Forbidden> =>
+  outranks(state, actorId, targetId) ? Effect.void : Effect.fail(missingPermissions())
+
+/** Every permission and hierarchy rule of the patch, for `actorId` changing `targetId` at `now`. */
+const authorize = (state: GuildState, actorId: string, targetId: string, patch: MemberPatch, now: number) =>
+  Effect.gen(function*() {
+    const self = actorId === targetId
+    const need = (bit: bigint) => requirePermission(state, actorId, bit, now)
+    if (present(patch, "nick")) {
+      if (self) {
+        const granted = guildPermissions(state, actorId)
+        yield* need((granted & Permission.MANAGE_NICKNAMES) !== 0n ? Permission.MANAGE_NICKNAMES : Permission.CHANGE_NICKNAME)
+      } else {
+        yield* need(Permission.MANAGE_NICKNAMES)
+        yield* requireOutranks(state, actorId, targetId)
+      }
+    }
+    if (present(patch, "roles")) {
+      yield* need(Permission.MANAGE_ROLES)
+      if (!self) yield* requireOutranks(state, actorId, targetId)
+    }
+    if (present(patch, "communication_disabled_until")) {
+      yield* need(Permission.MODERATE_MEMBERS)
+      yield* requireOutranks(state, actorId, targetId)
+      // Administrators are beyond timeouts; putting one in timeout would mislead.
+      if (patch.communication_disabled_until != null && guildPermissions(state, targetId) === ALL_PERMISSIONS) {
+        return yield* Effect.fail(missingPermissions())
+      }
+    }
+    if (present(patch, "mute")) yield* need(Permission.MUTE_MEMBERS)
+    if (present(patch, "deaf")) yield* need(Permission.DEAFEN_MEMBERS)
+    if (present(patch, "channel_id")) yield* need(Permission.MOVE_MEMBERS)
+    // A member's profile is theirs; a moderator may only clear or replace it from above.
+    if (!self && PROFILE_OF_MEMBER.some((key) => present(patch, key))) {
+      yield* need(Permission.MANAGE_NICKNAMES)
+      yield* requireOutranks(state, actorId, targetId)
+    }
+  })
+
+/** The patch's values checked against the guild and the clock. */
+const validate = (state: GuildState, actorId: string, member: GuildMemberResponse, patch: MemberPatch, now: number) =>
+  Effect.gen(function*() {
+    const until = patch.communication_disabled_until
+    if (until != null) {
+      const at = Date.parse(until)
+      if (Number.isNaN(at)) return yield* invalidField("communication_disabled_until", "INVALID_ISO_TIMESTAMP", "Not an ISO 8601 timestamp")
+      if (at - now > MAX_TIMEOUT_MS) {
+        return yield* invalidField("communication_disabled_until", "TIMEOUT_CANNOT_EXCEED_365_DAYS", "A timeout lasts at most 365 days")
+      }
+    }
+    if (patch.channel_id != null) {
+      const channel = state.channels.get(patch.channel_id)
+      if (channel === undefined) return yield* invalidField("channel_id", "CHANNEL_NOT_FOUND", "Channel is not in this guild")
+      if (channel.type !== CHANNEL_VOICE) return yield* invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel")
+    }
+    if (patch.roles !== undefined) {
+      const wanted = new Set(patch.roles)
+      for (const [index, roleId] of patch.roles.entries()) {
+        if (roleId === state.guild.id || !state.roles.has(roleId)) {
+          return yield* invalidField(`roles.${index}`, "INVALID_ROLE_ID", "Role is not in this guild")
+        }
+      }
+      const before = new Set(member.roles)
+      const touched = [...wanted].filter((id) => !before.has(id)).concat(member.roles.filter((id) => !wanted.has(id)))
+      if (touched.some((roleId) => !canManageRole(state, actorId, roleId))) return yield* Effect.fail(missingPermissions())
+    }
+  })
+
+const differs = (a: unknown, b: unknown) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null)
+
+/** Applies `patch` by `actorId` to the member `targetId`, or fails with why it may not. */
+export const applyMemberPatch = (
+  state: GuildState,
+  actorId: string,
+  targetId: string,
+  patch: MemberPatch,
+  now: number
+): Effect.Effect<AppliedUpdate, UpdateError> =>
+  Effect.gen(function*() {
+    yield* requireMember(state, actorId)
+    const member = state.members.get(targetId)
+    if (member === undefined) return yield* Effect.fail(unknown("MEMBER"))
+    yield* authorize(state, actorId, targetId, patch, now)
+    yield* validate(state, actorId, member, patch, now)
+    const profile = state.memberProfiles.get(targetId) ?? EMPTY_PROFILE
+    const changes: Array<Change> = []
+    let nextMember: GuildMemberResponse = member
+    for (const key of MEMBER_FIELDS) {
+      const value = patch[key]
+      if (value !== undefined && differs(member[key], value)) {
+        changes.push({ key, old_value: member[key] ?? null, new_value: value })
+        nextMember = { ...nextMember, [key]: value }
+      }
+    }
+    let nextProfile = profile
+    for (const key of PROFILE_FIELDS) {
+      const value = patch[key]
+      if (value !== undefined && differs(profile[key], value)) {
+        changes.push({ key, old_value: profile[key], new_value: value })
+        nextProfile = { ...nextProfile, [key]: value }
+      }
+    }
+    const wanted = patch.roles === undefined ? undefined : [...new Set(patch.roles)]
+    const added = wanted === undefined ? [] : wanted.filter((id) => !member.roles.includes(id))
+    const removed = wanted === undefined ? [] : member.roles.filter((id) => !wanted.includes(id))
+    if (wanted !== undefined && (added.length > 0 || removed.length > 0)) nextMember = { ...nextMember, roles: wanted }
+    return { member: nextMember, profile: nextProfile, changes, added, removed }
+  })

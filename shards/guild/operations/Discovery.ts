@@ -1,0 +1,26 @@
+import { Effect, Schema } from "effect"
+import { UserPartialResponse } from "../../../src/users/Schemas.ts"
+import { admit, checkAdmission } from "../Admission.ts"
+import { unchanged, write } from "../Operations.ts"
+
+/** JoinSourceType of a member who came from the discovery listing. */
+export const JOIN_SOURCE_DISCOVERY = 3
+
+/**
+ * POST /discovery/guilds/{id}/join: `user` joins a listed guild (the caller
+ * checked the listing), unless banned or the guild is full. Joining again as
+ * a member changes nothing.
+ */
+export const joinFromDiscovery = write("JoinFromDiscovery", { user: UserPartialResponse }, Schema.Null, (state, { user }, context) =>
+  Effect.gen(function*() {
+    yield* checkAdmission(state, user.id, context.now)
+    if (state.members.has(user.id)) return unchanged(state, null)
+    const joined = admit(state, context.guildId, user, {
+      joinSourceType: JOIN_SOURCE_DISCOVERY,
+      sourceInviteCode: null,
+      inviterId: null
+    }, context.now)
+    return { ...joined, reply: null, audit: [] }
+  }))
+
+export const discoveryWrites = [joinFromDiscovery] as const

@@ -1,0 +1,145 @@
+import { Effect, Schema } from "effect"
+import { GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import { BadRequest, unknown } from "../../../src/http/Errors.ts"
+import { GuildRoleCreateRequest, GuildRoleUpdateRequest, permissionBits } from "../../../src/roles/Schemas.ts"
+import { changesOf, requireMember, requirePermission } from "../Access.ts"
+import { compareRoles, isEveryone } from "../Hierarchy.ts"
+import { read, write } from "../Operations.ts"
+import { ALL_PERMISSIONS, Permission } from "../Permissions.ts"
+import type { GuildState } from "../State.ts"
+import { findRole, requireGrantable, requireManageable } from "./RoleChecks.ts"
+import { memberRoleReads, memberRoleWrites } from "./MemberRoles.ts"
+import { roleOrderWrites } from "./RoleOrder.ts"
+import { deleteRole as deleteRoleRow, insertRole, updateRoles } from "./RoleRows.ts"
+
+/** Audit log action types (part C, AuditLogActionType). */
+const ROLE_CREATE = 30
+const ROLE_UPDATE = 31
+const ROLE_DELETE = 32
+
+/** Conventions, Limits: roles per guild, @everyone included. */
+export const MAX_GUILD_ROLES = 250
+
+/** The fields of a role an audit entry records. */
+const auditFields = (role: GuildRoleResponse) => ({
+  name: role.name,
+  permissions: role.permissions,
+  color: role.color,
+  hoist: role.hoist,
+  mentionable: role.mentionable
+})
+
+const withRole = (state: GuildState, role: GuildRoleResponse): GuildState => ({
+  ...state,
+  roles: new Map([...state.roles, [role.id, role]])
+})
+
+/** GET /guilds/{id}/roles: every role, highest first, for a member. */
+export const listRoles = read("ListRoles", {}, Schema.Array(GuildRoleResponse), (state, _query, viewerId) =>
+  Effect.as(requireMember(state, viewerId), [...state.roles.values()].sort(compareRoles)))
+
+/** POST /guilds/{id}/roles: MANAGE_ROLES; the new role sits at position 1, below every other role. */
+export const createRole = write(
+  "CreateRole",
+  { roleId: Schema.String, request: GuildRoleCreateRequest },
+  GuildRoleResponse,
+  (state, { roleId, request }, context) =>
+    Effect.gen(function*() {
+      yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
+      if (state.roles.size >= MAX_GUILD_ROLES) {
+        return yield* new BadRequest({ code: "MAX_GUILD_ROLES", message: `Maximum number of guild roles reached (${MAX_GUILD_ROLES})` })
+      }
+      const everyonePermissions = state.roles.get(state.guild.id)?.permissions ?? "0"
+      const permissions = request.permissions === undefined
+        ? BigInt(everyonePermissions)
+        : permissionBits(request.permissions) & ALL_PERMISSIONS
+      yield* requireGrantable(state, context.actorId, permissions)
+      const role: GuildRoleResponse = {
+        id: roleId,
+        name: request.name,
+        color: request.color ?? 0,
+        position: 1,
+        hoist_position: null,
+        permissions: permissions.toString(),
+        hoist: false,
+        mentionable: false,
+        unicode_emoji: null
+      }
+      return {
+        next: withRole(state, role),
+        reply: role,
+        persist: insertRole(context.guildId, role),
+        audit: [{
+          actionType: ROLE_CREATE,
+          targetId: role.id,
+          changes: Object.entries(auditFields(role)).map(([key, value]) => ({ key, new_value: value }))
+        }],
+        events: [{ type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role } }]
+      }
+    })
+)
+
+/** PATCH /guilds/{id}/roles/{role_id}: MANAGE_ROLES, below the actor; @everyone takes only colour and permissions. */
+export const updateRole = write(
+  "UpdateRole",
+  { roleId: Schema.String, request: GuildRoleUpdateRequest },
+  GuildRoleResponse,
+  (state, { roleId, request }, context) =>
+    Effect.gen(function*() {
+      yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
+      const role = yield* findRole(state, roleId)
+      yield* requireManageable(state, context.actorId, role)
+      const { permissions: requested, ...rest } = request
+      const permissions = requested === undefined ? undefined : permissionBits(requested) & ALL_PERMISSIONS
+      if (permissions !== undefined) yield* requireGrantable(state, context.actorId, permissions)
+      const everyone = isEveryone(state, roleId)
+      const patch = {
+        ...(everyone ? { color: rest.color } : rest),
+        ...(permissions === undefined ? {} : { permissions: permissions.toString() })
+      }
+      const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
+      const updated: GuildRoleResponse = { ...role, ...defined }
+      const changes = changesOf(role, defined)
+      if (changes.length === 0) {
+        return { next: state, reply: role, persist: Effect.void, audit: [], events: [] }
+      }
+      return {
+        next: withRole(state, updated),
+        reply: updated,
+        persist: updateRoles([updated]),
+        audit: [{ actionType: ROLE_UPDATE, targetId: role.id, changes, options: { role_name: updated.name } }],
+        events: [{ type: "GUILD_ROLE_UPDATE", data: { guild_id: context.guildId, role: updated } }]
+      }
+    })
+)
+
+/** DELETE /guilds/{id}/roles/{role_id}: MANAGE_ROLES, below the actor; every member loses it. @everyone is not deletable. */
+export const deleteRole = write("DeleteRole", { roleId: Schema.String }, Schema.Null, (state, { roleId }, context) =>
+  Effect.gen(function*() {
+    yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
+    if (isEveryone(state, roleId)) return yield* Effect.fail(unknown("ROLE"))
+    const role = yield* findRole(state, roleId)
+    yield* requireManageable(state, context.actorId, role)
+    const roles = new Map(state.roles)
+    roles.delete(roleId)
+    const holders = [...state.members.values()].filter((m) => m.roles.includes(roleId))
+    const members = new Map(state.members)
+    for (const member of holders) members.set(member.user.id, { ...member, roles: member.roles.filter((id) => id !== roleId) })
+    return {
+      next: { ...state, roles, members },
+      reply: null,
+      persist: deleteRoleRow(context.guildId, roleId),
+      audit: [{
+        actionType: ROLE_DELETE,
+        targetId: roleId,
+        changes: Object.entries(auditFields(role)).map(([key, value]) => ({ key, old_value: value }))
+      }],
+      events: [
+        { type: "GUILD_ROLE_DELETE", data: { guild_id: context.guildId, role_id: roleId } },
+        ...holders.map((m) => ({ type: "GUILD_MEMBER_UPDATE", data: { guild_id: context.guildId, ...members.get(m.user.id) } }))
+      ]
+    }
+  }))
+
+export const roleWrites = [createRole, updateRole, deleteRole, ...roleOrderWrites, ...memberRoleWrites] as const
+export const roleReads = [listRoles, ...memberRoleReads] as const

@@ -1,0 +1,83 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { toUserPartial, type UserRow } from "../users/Repo.ts"
+import type { UserPartialResponse } from "../users/Schemas.ts"
+import type { GuildAuditLogEntryResponse } from "./Api.ts"
+
+export interface AuditLogPage {
+  readonly limit: number
+  readonly before?: string | undefined
+  readonly after?: string | undefined
+  readonly userId?: string | undefined
+  readonly actionType?: number | undefined
+}
+
+interface EntryRow {
+  readonly id: string
+  readonly user_id: string | null
+  readonly action_type: number
+  readonly target_id: string | null
+  readonly reason: string | null
+  readonly changes: GuildAuditLogEntryResponse["changes"]
+  readonly options: Readonly<Record<string, unknown>> | null
+}
+
+const toEntry = (row: EntryRow): GuildAuditLogEntryResponse => ({
+  id: row.id,
+  action_type: row.action_type,
+  user_id: row.user_id,
+  target_id: row.target_id,
+  ...(row.reason === null ? {} : { reason: row.reason }),
+  ...(row.options === null ? {} : { options: row.options }),
+  changes: row.changes
+})
+
+const SNOWFLAKE = /^[0-9]{1,19}$/
+
+/**
+ * The guild audit log as the guild actors wrote it (guild_audit_log_entries):
+ * newest first; `after` pages towards the newer end, so it takes the entries
+ * just after it.
+ */
+export class AuditLogRepo extends Context.Service<AuditLogRepo, {
+  readonly entries: (guildId: string, page: AuditLogPage) => Effect.Effect<ReadonlyArray<GuildAuditLogEntryResponse>>
+  /** The users an entry names: who acted, and targets that are users. */
+  readonly usersOf: (entries: ReadonlyArray<GuildAuditLogEntryResponse>) => Effect.Effect<ReadonlyArray<UserPartialResponse>>
+}>()("guildhall/AuditLogRepo") {
+  static readonly layer = Layer.effect(
+    AuditLogRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const entries = (guildId: string, page: AuditLogPage) =>
+        Effect.gen(function*() {
+          const filters = [
+            sql`guild_id = ${guildId}`,
+            ...(page.before === undefined ? [] : [sql`id < ${page.before}`]),
+            ...(page.after === undefined ? [] : [sql`id > ${page.after}`]),
+            ...(page.userId === undefined ? [] : [sql`user_id = ${page.userId}`]),
+            ...(page.actionType === undefined ? [] : [sql`action_type = ${page.actionType}`])
+          ]
+          const order = page.after === undefined ? sql`id DESC` : sql`id ASC`
+          const rows = yield* sql<EntryRow>`
+            SELECT id::text AS id, user_id::text AS user_id, action_type, target_id, reason, changes, options
+            FROM guild_audit_log_entries WHERE ${sql.and(filters)} ORDER BY ${order} LIMIT ${page.limit}`
+          const newestFirst = page.after === undefined ? rows : [...rows].reverse()
+          return newestFirst.map(toEntry)
+        }).pipe(Effect.orDie)
+
+      const usersOf = (list: ReadonlyArray<GuildAuditLogEntryResponse>) => {
+        const ids = [...new Set(list.flatMap((e) => [e.user_id, e.target_id]))].filter(
+          (id): id is string => id !== null && SNOWFLAKE.test(id)
+        )
+        if (ids.length === 0) return Effect.succeed([])
+        return sql<UserRow>`SELECT * FROM users WHERE id IN ${sql.in(ids)} ORDER BY id`.pipe(
+          Effect.map((rows) => rows.map(toUserPartial)),
+          Effect.orDie
+        )
+      }
+
+      return AuditLogRepo.of({ entries, usersOf })
+    })
+  )
+}

@@ -1,0 +1,71 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { ChannelResponse } from "../guilds/Schemas.ts"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import {
+  ChannelCreateRequest,
+  ChannelPositionUpdateRequest,
+  ChannelUpdateRequest,
+  PermissionOverwriteCreateRequest,
+  RtcRegionResponse
+} from "./Schemas.ts"
+
+const guildPath = { guild_id: Snowflake }
+const channelPath = { channel_id: Snowflake }
+const overwritePath = { channel_id: Snowflake, overwrite_id: Snowflake }
+/** `X-Audit-Log-Reason`: the reason the audit entry records (URL-encoded by clients). */
+const ReasonHeader = { "x-audit-log-reason": Schema.optional(Schema.String) }
+
+/** A guild's channels and their permission overwrites. */
+export class ChannelsApi extends HttpApiGroup.make("channels").add(
+  HttpApiEndpoint.get("list", "/guilds/:guild_id/channels", {
+    params: guildPath,
+    success: Schema.Array(ChannelResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("create", "/guilds/:guild_id/channels", {
+    params: guildPath,
+    headers: ReasonHeader,
+    payload: ChannelCreateRequest,
+    success: ChannelResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.patch("positions", "/guilds/:guild_id/channels", {
+    params: guildPath,
+    headers: ReasonHeader,
+    payload: ChannelPositionUpdateRequest,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("get", "/channels/:channel_id", { params: channelPath, success: ChannelResponse, error: ApiErrors }),
+  HttpApiEndpoint.patch("update", "/channels/:channel_id", {
+    params: channelPath,
+    headers: ReasonHeader,
+    payload: ChannelUpdateRequest,
+    success: ChannelResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("delete", "/channels/:channel_id", {
+    params: channelPath,
+    headers: ReasonHeader,
+    query: { silent: Schema.optional(Schema.String), delete_messages: Schema.optional(Schema.String) },
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.put("putOverwrite", "/channels/:channel_id/permissions/:overwrite_id", {
+    params: overwritePath,
+    headers: ReasonHeader,
+    payload: PermissionOverwriteCreateRequest,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("deleteOverwrite", "/channels/:channel_id/permissions/:overwrite_id", {
+    params: overwritePath,
+    headers: ReasonHeader,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("rtcRegions", "/channels/:channel_id/rtc-regions", {
+    params: channelPath,
+    success: Schema.Array(RtcRegionResponse),
+    error: ApiErrors
+  })
+).middleware(UserAuthentication) {}

@@ -1,0 +1,86 @@
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Channels from "../../shards/guild/operations/Channels.ts"
+import * as ChannelLayout from "../../shards/guild/operations/ChannelLayout.ts"
+import { Actors } from "../guilds/Actors.ts"
+import { Api } from "../http/Api.ts"
+import { CurrentUser } from "../http/Authentication.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { Snowflakes } from "../platform/Snowflake.ts"
+import { ChannelGuilds } from "./ChannelGuilds.ts"
+import { RTC_REGIONS } from "./RtcRegions.ts"
+
+const MAX_REASON = 512
+
+/** Who acts and why: clients URL-encode the reason; one that does not decode is kept as sent. */
+const by = (headers: { readonly "x-audit-log-reason"?: string | undefined }) =>
+  Effect.map(CurrentUser, (me) => {
+    const raw = headers["x-audit-log-reason"]
+    if (raw === undefined || raw.trim() === "") return { actorId: me.id, reason: null }
+    let reason = raw
+    try {
+      reason = decodeURIComponent(raw)
+    } catch {
+      // Not URL-encoded after all.
+    }
+    return { actorId: me.id, reason: [...reason].slice(0, MAX_REASON).join("") }
+  })
+
+const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
+    const actors = yield* Actors
+    const snowflakes = yield* Snowflakes
+    const channelGuilds = yield* ChannelGuilds
+
+    return handlers
+      .handle("list", ({ params }) =>
+        Effect.flatMap(CurrentUser, (me) => actors.read(params.guild_id, Channels.listChannels, {}, me.id)))
+      .handle("create", ({ params, headers, payload }) =>
+        Effect.flatMap(by(headers), (actor) =>
+          actors.write(params.guild_id, Channels.createChannel, { channelId: snowflakes.next(), request: payload }, actor)))
+      .handle("positions", ({ params, headers, payload }) =>
+        Effect.flatMap(by(headers), (actor) =>
+          Effect.asVoid(actors.write(params.guild_id, ChannelLayout.positionChannels, { items: payload }, actor))))
+      .handle("get", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          return yield* actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
+        }))
+      .handle("update", ({ params, headers, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* by(headers)
+          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          return yield* actors.write(guildId, Channels.updateChannel, { channelId: params.channel_id, patch: payload }, actor)
+        }))
+      .handle("delete", ({ params, headers }) =>
+        Effect.gen(function*() {
+          const actor = yield* by(headers)
+          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          yield* actors.write(guildId, Channels.deleteChannel, { channelId: params.channel_id }, actor)
+        }))
+      .handle("putOverwrite", ({ params, headers, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* by(headers)
+          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          const fields = { channelId: params.channel_id, overwriteId: params.overwrite_id, request: payload }
+          yield* actors.write(guildId, ChannelLayout.putOverwrite, fields, actor)
+        }))
+      .handle("deleteOverwrite", ({ params, headers }) =>
+        Effect.gen(function*() {
+          const actor = yield* by(headers)
+          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          const fields = { channelId: params.channel_id, overwriteId: params.overwrite_id }
+          yield* actors.write(guildId, ChannelLayout.deleteOverwrite, fields, actor)
+        }))
+      .handle("rtcRegions", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          yield* actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
+          return RTC_REGIONS
+        }))
+  })))
+
+/** The channel routes, with the channel → guild lookup they route by. */
+export const ChannelsHttp = lean(ChannelsHandlers).pipe(Layer.provide(ChannelGuilds.layer))

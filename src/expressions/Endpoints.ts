@@ -1,0 +1,88 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint } from "effect/http-api"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import {
+  GuildEmojiBulkCreateRequest,
+  GuildEmojiBulkCreateResponse,
+  GuildEmojiCreateRequest,
+  GuildEmojiResponse,
+  GuildEmojiUpdateRequest,
+  GuildEmojiWithUserResponse,
+  GuildStickerBulkCreateRequest,
+  GuildStickerBulkCreateResponse,
+  GuildStickerCreateRequest,
+  GuildStickerResponse,
+  GuildStickerUpdateRequest,
+  GuildStickerWithUserResponse
+} from "./Schemas.ts"
+
+/** The names and bodies of one kind of expression's routes; the same for a guild's and a pack's. */
+const kindRoutes = <
+  const Singular extends string,
+  const Plural extends string,
+  const IdSegment extends string,
+  IdParam extends Schema.Struct.Fields,
+  Create extends Schema.Top,
+  BulkCreate extends Schema.Top,
+  Update extends Schema.Top,
+  One extends Schema.Top,
+  Bulk extends Schema.Top,
+  WithUser extends Schema.Top
+>(kind: {
+  readonly singular: Singular
+  readonly plural: Plural
+  /** The item's path segment and its param, e.g. `/:emoji_id` and `{ emoji_id: Snowflake }`. */
+  readonly idSegment: IdSegment
+  readonly idParam: IdParam
+  readonly create: Create
+  readonly bulkCreate: BulkCreate
+  readonly update: Update
+  readonly one: One
+  readonly bulk: Bulk
+  readonly withUser: WithUser
+}) =>
+<const Collection extends `/${string}`, const Params extends Schema.Struct.Fields>(collection: Collection, params: Params) => {
+  const item = `${collection}${kind.idSegment}` as const
+  const itemParams = { ...params, ...kind.idParam }
+  return [
+    HttpApiEndpoint.get(`list${kind.plural}`, collection, { params, success: Schema.Array(kind.withUser), error: ApiErrors }),
+    HttpApiEndpoint.post(`create${kind.singular}`, collection, { params, payload: kind.create, success: kind.one, error: ApiErrors }),
+    HttpApiEndpoint.post(`create${kind.plural}`, `${collection}/bulk`, {
+      params,
+      payload: kind.bulkCreate,
+      success: kind.bulk,
+      error: ApiErrors
+    }),
+    HttpApiEndpoint.patch(`update${kind.singular}`, item, { params: itemParams, payload: kind.update, success: kind.one, error: ApiErrors }),
+    HttpApiEndpoint.delete(`delete${kind.singular}`, item, { params: itemParams, error: ApiErrors })
+  ] as const
+}
+
+/** listEmojis, createEmoji, createEmojis, updateEmoji, deleteEmoji under `collection`. */
+export const emojiEndpoints = kindRoutes({
+  singular: "Emoji",
+  plural: "Emojis",
+  idSegment: "/:emoji_id",
+  idParam: { emoji_id: Snowflake },
+  create: GuildEmojiCreateRequest,
+  bulkCreate: GuildEmojiBulkCreateRequest,
+  update: GuildEmojiUpdateRequest,
+  one: GuildEmojiResponse,
+  bulk: GuildEmojiBulkCreateResponse,
+  withUser: GuildEmojiWithUserResponse
+})
+
+/** listStickers, createSticker, createStickers, updateSticker, deleteSticker under `collection`. */
+export const stickerEndpoints = kindRoutes({
+  singular: "Sticker",
+  plural: "Stickers",
+  idSegment: "/:sticker_id",
+  idParam: { sticker_id: Snowflake },
+  create: GuildStickerCreateRequest,
+  bulkCreate: GuildStickerBulkCreateRequest,
+  update: GuildStickerUpdateRequest,
+  one: GuildStickerResponse,
+  bulk: GuildStickerBulkCreateResponse,
+  withUser: GuildStickerWithUserResponse
+})

@@ -1,0 +1,44 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import { ChannelInviteCreateRequest, GuildInviteMetadataResponse, GuildInviteResponse } from "./Schemas.ts"
+
+/** An invite code or vanity URL as it may appear in a path. */
+const InviteCode = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9-]{1,32}$/, { message: "INVALID_FORMAT: Not an invite code" })
+)
+const codePath = { invite_code: InviteCode }
+const channelPath = { channel_id: Snowflake }
+
+export class InvitesApi extends HttpApiGroup.make("invites").add(
+  HttpApiEndpoint.get("channelList", "/channels/:channel_id/invites", {
+    params: channelPath,
+    success: Schema.Array(GuildInviteMetadataResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("create", "/channels/:channel_id/invites", {
+    params: channelPath,
+    payload: ChannelInviteCreateRequest,
+    success: GuildInviteMetadataResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("guildList", "/guilds/:guild_id/invites", {
+    params: { guild_id: Snowflake },
+    success: Schema.Array(GuildInviteMetadataResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("join", "/invites/:invite_code", { params: codePath, success: GuildInviteResponse, error: ApiErrors }),
+  HttpApiEndpoint.delete("delete", "/invites/:invite_code", { params: codePath, error: ApiErrors })
+).middleware(UserAuthentication) {}
+
+/** GET /invites/{code} needs no session: it is what a link preview shows. */
+export class PublicInvitesApi extends HttpApiGroup.make("publicInvites").add(
+  HttpApiEndpoint.get("get", "/invites/:invite_code", {
+    params: codePath,
+    query: { with_counts: Schema.optional(Schema.Literals(["true", "false"])) },
+    success: GuildInviteResponse,
+    error: ApiErrors
+  })
+) {}

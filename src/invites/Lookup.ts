@@ -1,0 +1,54 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBytes } from "node:crypto"
+
+const CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+const CODE_LENGTH = 8
+
+/** A random URL-safe code: 8 of 62 characters (about 47 bits), unbiased. */
+export const randomInviteCode = (): string => {
+  let code = ""
+  while (code.length < CODE_LENGTH) {
+    for (const byte of randomBytes(CODE_LENGTH * 2)) {
+      // 248 = 4 * 62: bytes above it would favour the first characters.
+      if (byte < 248 && code.length < CODE_LENGTH) code += CODE_ALPHABET[byte % 62]
+    }
+  }
+  return code
+}
+
+/**
+ * Which guild a route that does not name one is about: an invite code (or a
+ * vanity URL) or a channel id. Postgres holds what the guild actors committed.
+ */
+export class InviteLookup extends Context.Service<InviteLookup, {
+  readonly guildOfInvite: (code: string) => Effect.Effect<string | undefined>
+  readonly guildOfChannel: (channelId: string) => Effect.Effect<string | undefined>
+  /** A fresh code no invite or vanity URL uses yet. */
+  readonly newCode: Effect.Effect<string>
+}>()("guildhall/InviteLookup") {
+  static readonly layer = Layer.effect(
+    InviteLookup,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const guildOfInvite = (code: string) =>
+        sql<{ guild_id: string }>`
+          SELECT guild_id::text AS guild_id FROM guild_invites WHERE code = ${code}
+          UNION ALL SELECT id::text FROM guilds WHERE vanity_url_code = ${code} LIMIT 1`.pipe(
+          Effect.map((rows) => rows[0]?.guild_id),
+          Effect.orDie
+        )
+      const guildOfChannel = (channelId: string) =>
+        sql<{ guild_id: string | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
+          Effect.map((rows) => rows[0]?.guild_id ?? undefined),
+          Effect.orDie
+        )
+      // A clash is all but impossible; the primary key would refuse one that raced past this check.
+      const newCode: Effect.Effect<string> = Effect.suspend(() => {
+        const code = randomInviteCode()
+        return Effect.flatMap(guildOfInvite(code), (taken) => (taken === undefined ? Effect.succeed(code) : newCode))
+      })
+      return InviteLookup.of({ guildOfInvite, guildOfChannel, newCode })
+    })
+  )
+}

@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { emojiEndpoints, stickerEndpoints } from "../expressions/Endpoints.ts"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import {
+  PackCreateRequest,
+  PackDashboardResponse,
+  PackInviteCreateRequest,
+  PackInviteMetadataResponse,
+  PackSummaryResponse
+} from "./Schemas.ts"
+
+const packPath = { pack_id: Snowflake }
+
+/** Emoji and sticker packs: collections a user creates and others install. */
+export class PacksApi extends HttpApiGroup.make("packs").add(
+  HttpApiEndpoint.get("dashboard", "/packs", { success: PackDashboardResponse, error: ApiErrors }),
+  HttpApiEndpoint.post("create", "/packs/:pack_type", {
+    params: { pack_type: Schema.String },
+    payload: PackCreateRequest,
+    success: PackSummaryResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("install", "/packs/:pack_id/install", { params: packPath, error: ApiErrors }),
+  HttpApiEndpoint.get("invites", "/packs/:pack_id/invites", {
+    params: packPath,
+    success: Schema.Array(PackInviteMetadataResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("createInvite", "/packs/:pack_id/invites", {
+    params: packPath,
+    payload: PackInviteCreateRequest,
+    success: PackInviteMetadataResponse,
+    error: ApiErrors
+  }),
+  ...emojiEndpoints("/packs/emojis/:pack_id", packPath),
+  ...stickerEndpoints("/packs/stickers/:pack_id", packPath)
+).middleware(UserAuthentication) {}

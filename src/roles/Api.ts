@@ -1,0 +1,73 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { GuildRoleResponse } from "../guilds/Schemas.ts"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import {
+  GuildRoleCreateRequest,
+  GuildRoleHoistPositionsRequest,
+  GuildRolePositionsRequest,
+  GuildRoleUpdateRequest
+} from "./Schemas.ts"
+
+const guildPath = { guild_id: Snowflake }
+const rolePath = { guild_id: Snowflake, role_id: Snowflake }
+const memberRolePath = { guild_id: Snowflake, user_id: Snowflake, role_id: Snowflake }
+/** `X-Audit-Log-Reason`: the reason the audit entry records. */
+export const ReasonHeader = { "x-audit-log-reason": Schema.optional(Schema.String) }
+
+/** A guild's roles, their order and who holds them. */
+export class RolesApi extends HttpApiGroup.make("roles").add(
+  HttpApiEndpoint.get("list", "/guilds/:guild_id/roles", {
+    params: guildPath,
+    success: Schema.Array(GuildRoleResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("create", "/guilds/:guild_id/roles", {
+    params: guildPath,
+    headers: ReasonHeader,
+    payload: GuildRoleCreateRequest,
+    success: GuildRoleResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.patch("positions", "/guilds/:guild_id/roles", {
+    params: guildPath,
+    headers: ReasonHeader,
+    payload: GuildRolePositionsRequest,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.patch("hoistPositions", "/guilds/:guild_id/roles/hoist-positions", {
+    params: guildPath,
+    headers: ReasonHeader,
+    payload: GuildRoleHoistPositionsRequest,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("resetHoistPositions", "/guilds/:guild_id/roles/hoist-positions", {
+    params: guildPath,
+    headers: ReasonHeader,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.patch("update", "/guilds/:guild_id/roles/:role_id", {
+    params: rolePath,
+    headers: ReasonHeader,
+    payload: GuildRoleUpdateRequest,
+    success: GuildRoleResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("delete", "/guilds/:guild_id/roles/:role_id", {
+    params: rolePath,
+    headers: ReasonHeader,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.put("addMemberRole", "/guilds/:guild_id/members/:user_id/roles/:role_id", {
+    params: memberRolePath,
+    headers: ReasonHeader,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("removeMemberRole", "/guilds/:guild_id/members/:user_id/roles/:role_id", {
+    params: memberRolePath,
+    headers: ReasonHeader,
+    error: ApiErrors
+  })
+).middleware(UserAuthentication) {}

@@ -1,0 +1,38 @@
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
+import { field, TestApi } from "../support/Api.ts"
+
+/** The id of the guild's first channel (its "general"). */
+export const firstChannel = (token: string, guildId: string) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const guild = yield* api.request("GET", `/guilds/${guildId}`, { token })
+    assert.strictEqual(guild.status, 200, JSON.stringify(guild.body))
+    const channels = (guild.body as { channels: ReadonlyArray<{ id: string }> }).channels
+    const first = channels[0]
+    if (first === undefined) throw new Error("the guild has no channel")
+    return first.id
+  })
+
+/** A new invite into `channelId`; its code. */
+export const createInvite = (token: string, channelId: string, body: Record<string, unknown> = {}) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const reply = yield* api.request("POST", `/channels/${channelId}/invites`, { token, body: { unique: true, ...body } })
+    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+    return field(reply.body, "code")
+  })
+
+/** Polls `/users/@me/guilds` until `check` holds: the user actor hears of joins and bans after the reply. */
+export const eventuallyGuilds = (token: string, check: (ids: ReadonlyArray<string>) => boolean) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    let ids: ReadonlyArray<string> = []
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const list = yield* api.request("GET", "/users/@me/guilds", { token })
+      ids = (list.body as ReadonlyArray<{ id: string }>).map((g) => g.id)
+      if (check(ids)) return ids
+      yield* Effect.sleep("100 millis")
+    }
+    return ids
+  })

@@ -1,0 +1,36 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { MediaStore } from "../../src/media/MediaStore.ts"
+import { png } from "./Fixtures.ts"
+
+const scratch = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "guildhall-media-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+)
+
+describe("MediaStore.local", () => {
+  it.effect("stores bytes under their SHA-256 once and gives them back", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const root = yield* scratch
+      const store = MediaStore.local(root)
+      const bytes = png(10, 10)
+      const hash = yield* store.put(bytes)
+      assert.strictEqual(hash, createHash("sha256").update(bytes).digest("hex"))
+      assert.strictEqual(yield* store.put(bytes), hash)
+      assert.deepStrictEqual(readdirSync(join(root, hash.slice(0, 2))), [hash])
+      const back = yield* store.get(hash)
+      assert.ok(back !== undefined)
+      assert.deepStrictEqual(Buffer.from(back), bytes)
+    })))
+
+  it.effect("answers undefined for a hash it does not hold or a name that is no hash", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const store = MediaStore.local(yield* scratch)
+      assert.strictEqual(yield* store.get("0".repeat(64)), undefined)
+      assert.strictEqual(yield* store.get("../../etc/passwd"), undefined)
+    })))
+})
