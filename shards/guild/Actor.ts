@@ -6,11 +6,12 @@ import { invalidField, unknown } from "../../src/http/Errors.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
 import { GuildEvents } from "./Events.ts"
-import { readOf, writeOf } from "./operations/index.ts"
+import { readOf } from "./operations/index.ts"
 import { Guild } from "./Protocol.ts"
 import { GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
 import { createGuild, type GuildState, viewFor } from "./State.ts"
+import { makeWriteBatches } from "./WriteBatches.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 
@@ -64,6 +65,21 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       )
       const existing = Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(unknown("GUILD")) : Effect.succeed(s)))
 
+      // Whatever replaces the state waits for a batch of writes to finish, and they for it.
+      const writing = Semaphore.makeUnsafe(1)
+      const changing = writing.withPermits(1)
+      const writeBatched = yield* makeWriteBatches({
+        guildId,
+        current,
+        storedResults: repo.operationResults,
+        commit: (writes) => repo.commitWrites(guildId, writes),
+        committed: (next, writes) =>
+          Effect.sync(() => track(next)).pipe(
+            Effect.andThen(Effect.forEach(writes, ({ decision }) => events.publish(guildId, decision.events), { discard: true }))
+          ),
+        lock: writing
+      })
+
       /** Runs a write once: a replayed operation id answers the stored result. */
       const once = <E, R>(operationId: string, write: Effect.Effect<GuildResponse, E, R>) =>
         Effect.flatMap(repo.operationResult(operationId), (stored) =>
@@ -71,7 +87,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
 
       return Guild.of({
         Create: ({ payload }) =>
-          once(payload.operationId, Effect.gen(function*() {
+          once(payload.operationId, changing(Effect.gen(function*() {
             const s = yield* current
             if (s !== undefined) return yield* Effect.fail(invalidField("id", "INVALID_FORM_BODY", "Guild exists"))
             const next = createGuild({
@@ -92,23 +108,11 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
               Effect.forkDetach
             )
             return view
-          })),
+          }))),
 
-        // Writes are handled one at a time, in the order they arrive: the actor serializes them.
-        Write: ({ payload }) =>
-          Effect.gen(function*() {
-            const stored = yield* repo.operationResult(payload.operationId)
-            if (stored !== undefined) return JSON.stringify(stored)
-            const s = yield* existing
-            const definition = writeOf(payload.command._tag)
-            if (definition === undefined) return yield* Effect.die(new Error(`no guild write ${payload.command._tag}`))
-            const decision = yield* definition.execute(s, payload.command, { guildId, ...payload })
-            yield* repo.commitWrite(guildId, payload, decision)
-            if (decision.dropsGuild === true) track(undefined)
-            else if (decision.next !== s) track(decision.next)
-            yield* events.publish(guildId, decision.events)
-            return decision.reply
-          }),
+        // Writes are decided one after another, in the order they arrive, and committed in
+        // batches (WriteBatches.ts); the handler only queues its write and waits for the commit.
+        Write: ({ payload }) => writeBatched(payload).pipe(Rpc.fork),
 
         // Reads run concurrently with everything; in this process they skip the mailbox (src/guilds/Actors.ts).
         View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),
@@ -121,14 +125,14 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
               : definition.answer(s, payload.query, payload.viewerId)
           }).pipe(Rpc.fork),
 
-        Reload: () => Effect.map(reload, () => ({ found: state !== undefined })),
+        Reload: () => changing(Effect.map(reload, () => ({ found: state !== undefined }))),
 
         Shutdown: () =>
-          Effect.sync(() => {
+          changing(Effect.sync(() => {
             const found = state !== undefined
             drop()
             return { found }
-          })
+          }))
       })
     }),
     { maxIdleTime: options.maxIdleTime }

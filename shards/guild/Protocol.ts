@@ -57,6 +57,9 @@ export const Create = Rpc.make("Create", {
  * Any write of operations/: decided from the state, committed, then answered
  * with the reply's JSON. `now` is fixed by the caller so a redelivery decides
  * the same; `operationId` is a snowflake (audit entries take their ids from it).
+ * Not stored before delivery, unlike Create: the write is durable once
+ * answered, and its caller hears 503 if the runner dies first (README,
+ * Delivery guarantees).
  */
 export const Write = Rpc.make("Write", {
   payload: {
@@ -69,7 +72,7 @@ export const Write = Rpc.make("Write", {
   primaryKey: (p) => p.operationId,
   success: Schema.String,
   error: GuildErrors
-}).annotate(ClusterSchema.Persisted, true)
+})
 
 /** Any read of operations/, for `viewerId`, answered with the reply's JSON. */
 export const Read = Rpc.make("Read", {

@@ -1,12 +1,13 @@
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { GuildRoleResponse } from "../../src/guilds/Schemas.ts"
 import { channelFromRow, type ChannelRow } from "./ChannelRows.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
 import { loadMembers } from "./MemberRows.ts"
 import { loadExpressions } from "./ExpressionRows.ts"
 import { loadBans, loadInvites } from "./BanInviteRows.ts"
-import type { Executed, WriteContext } from "./Operations.ts"
+import type { WriteContext } from "./Operations.ts"
+import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildSettings, GuildState } from "./State.ts"
 
 /** What the actor knows of a write it commits. */
@@ -24,8 +25,10 @@ export class GuildRepo extends Context.Service<GuildRepo, {
   /** The stored result of an operation that already committed. */
   readonly operationResult: (operationId: string) => Effect.Effect<unknown>
   readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void>
-  /** A write's rows, its audit entries and its operation record, in one transaction. */
-  readonly commitWrite: (guildId: string, write: CommittedWrite, decision: Executed) => Effect.Effect<void>
+  /** The stored results of those of `operationIds` that committed already. */
+  readonly operationResults: (operationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, unknown>>
+  /** Writes' rows, audit entries and operation records, in order, in one transaction. */
+  readonly commitWrites: (guildId: string, writes: ReadonlyArray<DecidedWrite>) => Effect.Effect<void, SqlError.SqlError>
 }>()("guildhall/GuildRepo") {
   static readonly layer = Layer.effect(
     GuildRepo,
@@ -88,20 +91,30 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           yield* recordOperation(operationId, g.id, result)
         })).pipe(Effect.orDie)
 
-      const commitWrite = (guildId: string, write: CommittedWrite, decision: Executed) =>
+      // A batch's rows, then all its audit entries and all its operation records in one
+      // statement each: round trips, not rows, are what a batch costs.
+      const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>) =>
         sql.withTransaction(Effect.gen(function*() {
-          yield* Effect.provideService(decision.persist, SqlClient.SqlClient, sql)
-          let id = BigInt(write.operationId)
-          for (const entry of decision.audit) {
+          for (const { decision } of writes) yield* Effect.provideService(decision.persist, SqlClient.SqlClient, sql)
+          const audit = writes.flatMap(({ write, decision }) =>
+            decision.audit.map((entry, i) =>
+              sql`(${(BigInt(write.operationId) + BigInt(i)).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType},
+                   ${entry.targetId}, ${write.reason}, ${JSON.stringify(entry.changes)}::jsonb,
+                   ${entry.options === undefined ? null : JSON.stringify(entry.options)}::jsonb, ${new Date(write.now).toISOString()})`))
+          if (audit.length > 0) {
             yield* sql`INSERT INTO guild_audit_log_entries (id, guild_id, user_id, action_type, target_id, reason, changes, options, created_at)
-                       VALUES (${(id++).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType}, ${entry.targetId},
-                               ${write.reason}, ${JSON.stringify(entry.changes)}::jsonb,
-                               ${entry.options === undefined ? null : JSON.stringify(entry.options)}::jsonb,
-                               ${new Date(write.now).toISOString()})`
+                       VALUES ${sql.csv(audit)}`
           }
-          yield* sql`INSERT INTO actor_operations (operation_id, entity_id, result)
-                     VALUES (${write.operationId}, ${guildId}, ${decision.reply}::jsonb)`
-        })).pipe(Effect.orDie)
+          const operations = writes.map(({ write, decision }) => sql`(${write.operationId}, ${guildId}, ${decision.reply}::jsonb)`)
+          yield* sql`INSERT INTO actor_operations (operation_id, entity_id, result) VALUES ${sql.csv(operations)}`
+        }))
+
+      const operationResults = (operationIds: ReadonlyArray<string>) =>
+        sql<{ operation_id: string; result: unknown }>`
+          SELECT operation_id, result FROM actor_operations WHERE operation_id IN ${sql.in(operationIds)}`.pipe(
+          Effect.map((rows) => new Map(rows.map((r) => [r.operation_id, r.result]))),
+          Effect.orDie
+        )
 
       return GuildRepo.of({
         load,
@@ -113,7 +126,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             Effect.orDie
           ),
         insertGuild,
-        commitWrite
+        operationResults,
+        commitWrites
       })
     })
   )

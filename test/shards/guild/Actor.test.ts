@@ -1,6 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { embeddedActorsLayer } from "../../../src/App.ts"
+import type { WriteCommand } from "../../../shards/guild/operations/index.ts"
 import { Guild } from "../../../shards/guild/Protocol.ts"
 import { AppConfig, settingsConfig } from "../../../src/Config.ts"
 import { queryAt, scratchDatabase } from "../../support/Postgres.ts"
@@ -69,5 +70,34 @@ layer(Cluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (
         operationId: "9100", actorId: "2", reason: null, now: Date.now(), command: { _tag: "UpdateGuild", patch: { name: "Mine" } }
       }))
       expect(strangerWrite).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
+    }))
+
+  it.effect("commits concurrent writes in batches, in order, and one write that cannot commit takes no other with it", () =>
+    Effect.gen(function*() {
+      const url = yield* DatabaseUrl
+      const client = yield* Guild.client
+      yield* client("700").Create({ operationId: "create-700", channelId: "701", owner, name: "Other", icon: null })
+      yield* queryAt(url, "UPDATE guilds SET vanity_url_code = 'taken' WHERE id = 700")
+      const guild = client("500")
+      const write = (operationId: string, command: typeof WriteCommand.Type) =>
+        guild.Write({ operationId, actorId: "1", reason: null, now: Date.now(), command })
+      // Renames race a vanity code that Postgres refuses (another guild holds it): the
+      // renames' batch cannot commit as a whole, so each write is tried alone.
+      const renames = Array.from({ length: 20 }, (_, i) => write(`${9500 + i}`, { _tag: "UpdateGuild", patch: { name: `Name ${i}` } }))
+      const [renamed, vanity] = yield* Effect.all([
+        Effect.all(renames, { concurrency: "unbounded" }),
+        Effect.flip(write("9600", { _tag: "SetVanityCode", code: "taken" }))
+      ], { concurrency: "unbounded" })
+      assert.lengthOf(renamed, 20)
+      expect(vanity).toMatchObject({ _tag: "BadRequest", code: "CONFLICT" })
+      const operations = yield* queryAt(url, "SELECT operation_id FROM actor_operations WHERE operation_id >= '9500' AND operation_id < '9700'")
+      assert.strictEqual(operations.length, 20)
+      const [row] = yield* queryAt(url, "SELECT name, vanity_url_code FROM guilds WHERE id = 500")
+      assert.strictEqual(row?.vanity_url_code, null)
+      // The last rename to commit is the name in memory and in Postgres, and one audit entry each.
+      const view = JSON.parse(yield* guild.View({ userId: "1" })) as { name: string }
+      assert.strictEqual(view.name, row?.name)
+      const audit = yield* queryAt(url, "SELECT count(*)::int AS n FROM guild_audit_log_entries WHERE id >= 9500 AND id < 9600")
+      assert.deepStrictEqual(audit, [{ n: 20 }])
     }))
 })
