@@ -40,6 +40,17 @@ const state = withMembers(base, [
 const ids = (s: GuildState, request: Parameters<typeof searchMembers>[1]) => searchMembers(s, request).members.map((m) => m.username)
 
 describe("member search", () => {
+  it("matches inside any one name, with queries of one, two and more letters, never across two names", () => {
+    assert.deepStrictEqual(ids(state, { query: "l" }), ["carol", "bobby", "alice"])
+    assert.deepStrictEqual(ids(state, { query: "AL" }), ["carol", "bobby", "alice"])
+    assert.deepStrictEqual(ids(state, { query: "ddel" }), ["alice"])
+    assert.deepStrictEqual(ids(state, { query: "the bot" }), ["bobby"])
+    // "alice" then "alice liddell" are two names of one member: "ceal" would span them.
+    assert.deepStrictEqual(ids(state, { query: "ceal" }), [])
+    assert.deepStrictEqual(ids(state, { query: "q" }), [])
+    assert.strictEqual(searchMembers(state, { query: "a", limit: 1 }).total_result_count, 3)
+  })
+
   it("defaults to everyone, newest join first, with the result shape of GuildMemberSearchResult", () => {
     const all = searchMembers(state, {})
     assert.deepStrictEqual(all.members.map((m) => m.username), ["carol", "bobby", "alice", "owner"])
