@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { GuildResponse } from "../../src/guilds/Schemas.ts"
 import { type Forbidden, missingAccess, type NotFound } from "../../src/http/Errors.ts"
+import { canView } from "./ChannelPermissions.ts"
 import { guildPermissions, type GuildState, viewFor } from "./State.ts"
 
 /**
@@ -20,21 +21,36 @@ const encodeGuild = Schema.encodeSync(GuildResponse)
 // its renderings live and die with.
 const rendered = new WeakMap<GuildState, Map<string, string>>()
 
+/** The channels `userId` cannot see (VIEW_CHANNEL, overwrites included). */
+const hiddenFrom = (state: GuildState, userId: string): ReadonlySet<string> => {
+  const hidden = new Set<string>()
+  for (const channel of state.channels.values()) if (!canView(state, userId, channel)) hidden.add(channel.id)
+  return hidden
+}
+
+/** The guild as the member `userId` sees it: their permissions, and only the channels they can see. */
+export const memberView = (state: GuildState, userId: string, hidden = hiddenFrom(state, userId)): GuildResponse => {
+  const view = viewFor(state, userId)
+  return hidden.size === 0 ? view : { ...view, channels: (view.channels ?? []).filter((c) => !hidden.has(c.id)) }
+}
+
 /**
  * The guild as `userId` sees it, as GuildResponse JSON. Views differ only in
- * the viewer's permissions, so each state renders once per permission set.
+ * the viewer's permissions and the channels hidden from them, so each state
+ * renders once per such pair.
  */
 export const renderView = (state: GuildState, userId: string): string => {
-  const permissions = guildPermissions(state, userId).toString()
-  let byPermissions = rendered.get(state)
-  if (byPermissions === undefined) {
-    byPermissions = new Map()
-    rendered.set(state, byPermissions)
+  const hidden = hiddenFrom(state, userId)
+  const key = `${guildPermissions(state, userId)}/${[...hidden].join(",")}`
+  let byViewer = rendered.get(state)
+  if (byViewer === undefined) {
+    byViewer = new Map()
+    rendered.set(state, byViewer)
   }
-  let json = byPermissions.get(permissions)
+  let json = byViewer.get(key)
   if (json === undefined) {
-    json = JSON.stringify(encodeGuild(viewFor(state, userId)))
-    byPermissions.set(permissions, json)
+    json = JSON.stringify(encodeGuild(memberView(state, userId, hidden)))
+    byViewer.set(key, json)
   }
   return json
 }

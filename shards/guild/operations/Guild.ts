@@ -4,6 +4,7 @@ import { GuildResponse } from "../../../src/guilds/Schemas.ts"
 import { type Forbidden, invalidField, missingPermissions, unknown } from "../../../src/http/Errors.ts"
 import { requireMember, requirePermission } from "../Access.ts"
 import { read, unchanged, write } from "../Operations.ts"
+import { memberView } from "../Reads.ts"
 import { Permission } from "../Permissions.ts"
 import { type GuildState, viewFor } from "../State.ts"
 import { permissionsAt } from "../Timeouts.ts"
@@ -48,7 +49,7 @@ export const transferOwnership = write(
       const next: GuildState = { ...state, guild: { ...state.guild, owner_id: newOwnerId } }
       return {
         next,
-        reply: viewFor(next, context.actorId),
+        reply: memberView(next, context.actorId),
         persist: Effect.flatMap(SqlClient.SqlClient, (sql) =>
           Effect.asVoid(sql`UPDATE guilds SET owner_id = ${newOwnerId} WHERE id = ${context.guildId}`)),
         audit: [{
@@ -91,7 +92,7 @@ export const toggleFeature = write(
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD, context.now)
       const has = state.guild.features.includes(feature)
-      if (has === enabled) return unchanged(state, viewFor(state, context.actorId))
+      if (has === enabled) return unchanged(state, memberView(state, context.actorId))
       const patch = {
         features: enabled ? [...state.guild.features, feature] : state.guild.features.filter((f) => f !== feature)
       }

@@ -4,6 +4,7 @@ import { GuildResponse, GuildUpdateRequest } from "../../../src/guilds/Schemas.t
 import { invalidField } from "../../../src/http/Errors.ts"
 import { changesOf, requirePermission } from "../Access.ts"
 import { type Decision, write, type WriteContext } from "../Operations.ts"
+import { memberView } from "../Reads.ts"
 import { Permission } from "../Permissions.ts"
 import { applyPatch, checkPatch, type GuildState, type SettingsPatch, viewFor } from "../State.ts"
 
@@ -34,7 +35,7 @@ export const settingsChange = (state: GuildState, patch: SettingsPatch, context:
   const next = applyPatch(state, patch)
   return {
     next,
-    reply: viewFor(next, context.actorId),
+    reply: memberView(next, context.actorId),
     persist: updateRow(context.guildId, patch),
     audit: [{ actionType: GUILD_UPDATE, targetId: context.guildId, changes: changesOf(state.guild, patch) }],
     events: [{ type: "GUILD_UPDATE", data: viewFor(next, next.guild.owner_id) }]

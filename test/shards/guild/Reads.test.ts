@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Members from "../../../shards/guild/operations/Members.ts"
+import { Permission } from "../../../shards/guild/Permissions.ts"
 import * as Reads from "../../../shards/guild/Reads.ts"
 import { createGuild, type GuildState, viewFor } from "../../../shards/guild/State.ts"
 import { GuildResponse } from "../../../src/guilds/Schemas.ts"
@@ -47,5 +48,16 @@ describe("guild reads", () => {
       // Across processes the same answer travels as JSON.
       const json = yield* Members.listMembers.answer(withMember(base, "2"), { _tag: "ListMembers", limit: 1 }, "1")
       assert.deepStrictEqual(JSON.parse(json).map((m: { user: { id: string } }) => m.user.id), ["1"])
+    }))
+
+  it.effect("show each member only the channels they can see", () =>
+    Effect.gen(function*() {
+      const denyView = { id: "100", type: 0, allow: "0", deny: Permission.VIEW_CHANNEL.toString() }
+      const secret = { ...[...base.channels.values()][0]!, id: "102", name: "secret", permission_overwrites: [denyView] }
+      const state: GuildState = { ...withMember(base, "2"), channels: new Map([...base.channels, ["102", secret]]) }
+      const channelsOf = (json: string) => (JSON.parse(json) as { channels: Array<{ id: string }> }).channels.map((c) => c.id)
+      assert.deepStrictEqual(channelsOf(yield* Reads.view("1")(state)), ["101", "102"])
+      assert.deepStrictEqual(channelsOf(yield* Reads.view("2")(state)), ["101"])
+      assert.deepStrictEqual(Reads.memberView(state, "2").channels?.map((c) => c.id), ["101"])
     }))
 })
