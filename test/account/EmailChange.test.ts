@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { type ReceivedMail, TestMail, tokenIn } from "../support/Mail.ts"
 import { queryAt } from "../support/Postgres.ts"
 
@@ -168,8 +168,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const newEmail = freshEmail()
 
       const notBounced = yield* post(token, "/bounced/request-new", { new_email: newEmail, password: PASSWORD })
-      assert.strictEqual(notBounced.status, 403)
-      expect(notBounced.body).toMatchObject({ code: "ACCESS_DENIED" })
+      expectError(notBounced, 403, "ACCESS_DENIED")
 
       yield* queryAt(api.databaseUrl, "UPDATE users SET email_bounced = true WHERE id = $1", [userId])
       const noSudo = yield* post(token, "/bounced/request-new", { new_email: newEmail })

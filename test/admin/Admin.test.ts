@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { execFile } from "node:child_process"
 import { queryAt } from "../support/Postgres.ts"
 import { NODE, ROOT } from "../support/Processes.ts"
@@ -26,8 +26,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
 
       const user = yield* api.register()
       const asUser = yield* api.request("GET", "/admin/users/me", { token: user.token })
-      assert.strictEqual(asUser.status, 403)
-      expect(asUser.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(asUser, 403, "MISSING_PERMISSIONS")
       const wrongKey = yield* api.request("GET", "/admin/users/me", { token: admin("nope") })
       assert.strictEqual(wrongKey.status, 401)
       const bot = yield* api.request("GET", "/admin/users/me", { token: "Bot 1.secret" })
@@ -110,8 +109,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       assert.strictEqual(yield* liveGuilds, before)
 
       const unknownGuild = yield* api.request("POST", "/admin/guilds/reload", { token: admin(api.adminKey), body: { guild_id: "42" } })
-      assert.strictEqual(unknownGuild.status, 404)
-      expect(unknownGuild.body).toMatchObject({ code: "UNKNOWN_GUILD" })
+      expectError(unknownGuild, 404, "UNKNOWN_GUILD")
       const badId = yield* api.request("POST", "/admin/guilds/shutdown", { token: admin(api.adminKey), body: { guild_id: "x" } })
       assert.strictEqual(badId.status, 400)
 

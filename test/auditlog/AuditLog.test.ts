@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
-import { TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 import { addMember, createGuild } from "../guilds/GuildFixtures.ts"
 
 interface Entry {
@@ -109,13 +109,10 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild aud
       assert.strictEqual(byManager.status, 200)
       assert.strictEqual(entriesOf(byManager.body).length, 4)
       const byMember = yield* api.request("GET", `/guilds/${id}/audit-logs`, { token: member.token })
-      assert.strictEqual(byMember.status, 403)
-      expect(byMember.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(byMember, 403, "MISSING_PERMISSIONS")
       const byStranger = yield* api.request("GET", `/guilds/${id}/audit-logs`, { token: stranger.token })
-      assert.strictEqual(byStranger.status, 403)
-      expect(byStranger.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(byStranger, 403, "MISSING_ACCESS")
       const noGuild = yield* api.request("GET", "/guilds/1234567890123/audit-logs", { token: manager.token })
-      assert.strictEqual(noGuild.status, 404)
-      expect(noGuild.body).toMatchObject({ code: "UNKNOWN_GUILD" })
+      expectError(noGuild, 404, "UNKNOWN_GUILD")
     }))
 })

@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { TestMail, tokenIn } from "../support/Mail.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { requestFrom } from "./fromAddress.ts"
@@ -136,8 +136,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
     Effect.gen(function*() {
       const api = yield* TestApi
       const noTicket = yield* api.request("GET", "/auth/ip-authorization/poll")
-      assert.strictEqual(noTicket.status, 400)
-      expect(noTicket.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(noTicket, 400, "INVALID_FORM_BODY")
       const longTicket = yield* api.request("GET", `/auth/ip-authorization/poll?ticket=${"x".repeat(300)}`)
       assert.strictEqual(longTicket.status, 400)
       const noToken = yield* api.request("POST", "/auth/authorize-ip", { body: {} })

@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { addMember, auditEntries, createGuild } from "../guilds/GuildFixtures.ts"
 import { createInvite, eventuallyGuilds, firstChannel } from "../invites/Fixtures.ts"
-import { TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 const BAN_MEMBERS = 1n << 2n
@@ -60,8 +60,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ban
       const badId = yield* api.request("PUT", `/guilds/${guildId}/bans/abc`, { token: owner.token, body: {} })
       assert.strictEqual(badId.status, 400)
       const nobody = yield* api.request("PUT", `/guilds/${guildId}/bans/1234567890123`, { token: owner.token, body: {} })
-      assert.strictEqual(nobody.status, 404)
-      expect(nobody.body).toMatchObject({ code: "UNKNOWN_USER" })
+      expectError(nobody, 404, "UNKNOWN_USER")
       assert.deepStrictEqual((yield* api.request("GET", `/guilds/${guildId}/bans`, { token: owner.token })).body, [])
     }))
 
@@ -116,8 +115,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ban
       const list = yield* api.request("GET", `/guilds/${guildId}/bans`, { token: owner.token })
       expect(list.body).toHaveLength(2)
       const refused = yield* api.request("POST", `/invites/${code}`, { token: user.token })
-      assert.strictEqual(refused.status, 403)
-      expect(refused.body).toMatchObject({ code: "USER_BANNED_FROM_GUILD" })
+      expectError(refused, 403, "USER_BANNED_FROM_GUILD")
 
       yield* Effect.sleep("1200 millis")
       const afterExpiry = yield* api.request("GET", `/guilds/${guildId}/bans`, { token: owner.token })

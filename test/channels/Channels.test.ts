@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 const admin = (key: string) => `Admin ${key}`
@@ -54,8 +54,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       expect(link.body).toMatchObject({ type: 998, url: "https://example.org/docs" })
 
       const noName = yield* post(owner.token, { type: 0 })
-      assert.strictEqual(noName.status, 400)
-      expect(noName.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(noName, 400, "INVALID_FORM_BODY")
       const badType = yield* post(owner.token, { type: 7, name: "x" })
       assert.strictEqual(badType.status, 400)
       const textParent = yield* post(owner.token, { type: 0, name: "x", parent_id: field(text.body, "id") })
@@ -66,12 +65,10 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
 
       const stranger = yield* api.register()
       const outside = yield* post(stranger.token, { type: 0, name: "x" })
-      assert.strictEqual(outside.status, 403)
-      expect(outside.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(outside, 403, "MISSING_ACCESS")
       const plain = yield* memberWith(guildId, 0n)
       const refused = yield* post(plain.token, { type: 0, name: "x" })
-      assert.strictEqual(refused.status, 403)
-      expect(refused.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(refused, 403, "MISSING_PERMISSIONS")
       const manager = yield* memberWith(guildId, Permission.MANAGE_CHANNELS)
       assert.strictEqual((yield* post(manager.token, { type: 0, name: "by-manager" })).status, 200)
 
@@ -102,19 +99,16 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       assert.strictEqual(patched.status, 200, JSON.stringify(patched.body))
       expect(patched.body).toMatchObject({ name: "main-hall", topic: "welcome", nsfw: true })
       const tooLong = yield* api.request("PATCH", `/channels/${generalId}`, { token: owner.token, body: { name: "x".repeat(101) } })
-      assert.strictEqual(tooLong.status, 400)
-      expect(tooLong.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(tooLong, 400, "INVALID_FORM_BODY")
       const retype = yield* api.request("PATCH", `/channels/${generalId}`, { token: owner.token, body: { type: 2 } })
       expect(retype.body).toMatchObject({ errors: [{ path: "type", code: "INVALID_CHANNEL_TYPE" }] })
 
       const stranger = yield* api.register()
       const strangerGet = yield* api.request("GET", `/channels/${generalId}`, { token: stranger.token })
-      assert.strictEqual(strangerGet.status, 403)
-      expect(strangerGet.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(strangerGet, 403, "MISSING_ACCESS")
       const plain = yield* memberWith(guildId, 0n)
       const plainPatch = yield* api.request("PATCH", `/channels/${generalId}`, { token: plain.token, body: { name: "x" } })
-      assert.strictEqual(plainPatch.status, 403)
-      expect(plainPatch.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(plainPatch, 403, "MISSING_PERMISSIONS")
       const plainDelete = yield* api.request("DELETE", `/channels/${generalId}`, { token: plain.token })
       assert.strictEqual(plainDelete.status, 403)
 
@@ -122,8 +116,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       assert.strictEqual(deleted.status, 204)
       assert.strictEqual((yield* api.request("GET", `/channels/${generalId}`, { token: owner.token })).status, 404)
       const again = yield* api.request("DELETE", `/channels/${generalId}`, { token: owner.token })
-      assert.strictEqual(again.status, 404)
-      expect(again.body).toMatchObject({ code: "UNKNOWN_CHANNEL" })
+      expectError(again, 404, "UNKNOWN_CHANNEL")
       const guild = yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })
       expect(guild.body).toMatchObject({ system_channel_id: null, channels: [] })
       const row = yield* queryAt(api.databaseUrl, "SELECT system_channel_id FROM guilds WHERE id = $1", [guildId])
@@ -169,8 +162,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
 
       const plain = yield* memberWith(guildId, 0n)
       const refused = yield* patch(plain.token, [{ id: generalId, position: 0 }])
-      assert.strictEqual(refused.status, 403)
-      expect(refused.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(refused, 403, "MISSING_PERMISSIONS")
 
       const entries = yield* auditOf(guildId)
       const parentChange = entries.find((e) => e.action_type === 11 && e.target_id === secondId &&
@@ -193,24 +185,20 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       const hide = yield* put(owner.token, plain.userId, { type: 1, deny: Permission.VIEW_CHANNEL.toString() })
       assert.strictEqual(hide.status, 204, JSON.stringify(hide.body))
       const hidden = yield* api.request("GET", `/channels/${generalId}`, { token: plain.token })
-      assert.strictEqual(hidden.status, 403)
-      expect(hidden.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(hidden, 403, "MISSING_ACCESS")
       const plainList = yield* api.request("GET", `/guilds/${guildId}/channels`, { token: plain.token })
       assert.deepStrictEqual(plainList.body, [])
       const ownerView = yield* api.request("GET", `/channels/${generalId}`, { token: owner.token })
       expect(ownerView.body).toMatchObject({ permission_overwrites: [{ id: plain.userId, type: 1, allow: "0", deny: "1024" }] })
 
       const badType = yield* put(owner.token, plain.userId, { type: 3 })
-      assert.strictEqual(badType.status, 400)
-      expect(badType.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(badType, 400, "INVALID_FORM_BODY")
       const noRole = yield* put(owner.token, "4242", { type: 0 })
-      assert.strictEqual(noRole.status, 404)
-      expect(noRole.body).toMatchObject({ code: "UNKNOWN_ROLE" })
+      expectError(noRole, 404, "UNKNOWN_ROLE")
       const byPlain = yield* put(plain.token, guildId, { type: 0, deny: "2048" })
       assert.strictEqual(byPlain.status, 403)
       const overreach = yield* put(roleManager.token, guildId, { type: 0, allow: Permission.BAN_MEMBERS.toString() })
-      assert.strictEqual(overreach.status, 403)
-      expect(overreach.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(overreach, 403, "MISSING_PERMISSIONS")
       // Bits the manager holds in the channel (through @everyone), on another role so they keep holding them.
       const withinReach = yield* put(roleManager.token, plain.roleId, { type: 0, deny: Permission.SEND_MESSAGES.toString() })
       assert.strictEqual(withinReach.status, 204)

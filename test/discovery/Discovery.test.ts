@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { addMember, createGuild } from "../guilds/GuildFixtures.ts"
-import { TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 const APPLICATION = { description: "A guild for people who build lanterns", category_type: 4, custom_tags: ["lanterns", "craft"] }
@@ -33,8 +33,7 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
       const early = yield* api.request("GET", path, { token: owner.token })
       assert.deepStrictEqual(early.body, { application: null, eligible: false, min_member_count: 3 })
       const tooSmall = yield* api.request("POST", path, { token: owner.token, body: APPLICATION })
-      assert.strictEqual(tooSmall.status, 400)
-      expect(tooSmall.body).toMatchObject({ code: "DISCOVERY_INSUFFICIENT_MEMBERS" })
+      expectError(tooSmall, 400, "DISCOVERY_INSUFFICIENT_MEMBERS")
 
       for (const _ of [1, 2]) yield* addMember(guildId, (yield* api.register()).userId)
       const applied = yield* api.request("POST", path, { token: owner.token, body: APPLICATION })
@@ -79,8 +78,7 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
       assert.strictEqual(withdrawn.status, 204)
       assert.notInclude(idsOf((yield* search(owner.token, "query=lanterns")).body), guildId)
       const notListed = yield* api.request("POST", `/discovery/guilds/${guildId}/join`, { token: (yield* api.register()).token })
-      assert.strictEqual(notListed.status, 403)
-      expect(notListed.body).toMatchObject({ code: "DISCOVERY_NOT_DISCOVERABLE" })
+      expectError(notListed, 403, "DISCOVERY_NOT_DISCOVERABLE")
     }))
 
   it.effect("refuses bad input with 400 and the error object", () =>
@@ -89,8 +87,7 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
       const owner = yield* api.register()
       const guildId = yield* createGuild(owner.token)
       const short = yield* api.request("POST", `/guilds/${guildId}/discovery`, { token: owner.token, body: { description: "short", category_type: 4 } })
-      assert.strictEqual(short.status, 400)
-      expect(short.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(short, 400, "INVALID_FORM_BODY")
       const category = yield* api.request("POST", `/guilds/${guildId}/discovery`, { token: owner.token, body: { ...APPLICATION, category_type: 9 } })
       assert.strictEqual(category.status, 400)
       for (const query of ["limit=49", "category=12", "sort_by=alphabet", "offset=-1"]) {
@@ -110,8 +107,7 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
       const path = `/guilds/${guildId}/discovery`
       const stranger = yield* api.register()
       const strangerStatus = yield* api.request("GET", path, { token: stranger.token })
-      assert.strictEqual(strangerStatus.status, 403)
-      expect(strangerStatus.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(strangerStatus, 403, "MISSING_ACCESS")
 
       const member = yield* api.register()
       yield* addMember(guildId, member.userId)
@@ -129,7 +125,6 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
       assert.strictEqual(applied.status, 200, JSON.stringify(applied.body))
       assert.strictEqual((yield* api.request("DELETE", path, { token: manager.token })).status, 204)
       const none = yield* api.request("PATCH", path, { token: manager.token, body: { category_type: 2 } })
-      assert.strictEqual(none.status, 404)
-      expect(none.body).toMatchObject({ code: "DISCOVERY_APPLICATION_NOT_FOUND" })
+      expectError(none, 404, "DISCOVERY_APPLICATION_NOT_FOUND")
     }))
 })

@@ -1,6 +1,6 @@
 import { assert, expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { layerWithMedia } from "../media/MediaLayer.ts"
 import { dataUri, gif, png, webp } from "../media/Fixtures.ts"
@@ -50,8 +50,7 @@ layerWithMedia("stickers")("guild stickers over HTTP", (it) => {
       const deleted = yield* api.request("DELETE", `/guilds/${guildId}/stickers/${stickerId}`, { token: owner.token })
       assert.strictEqual(deleted.status, 204)
       const gone = yield* api.request("DELETE", `/guilds/${guildId}/stickers/${stickerId}`, { token: owner.token })
-      assert.strictEqual(gone.status, 404)
-      expect(gone.body).toMatchObject({ code: "UNKNOWN_STICKER" })
+      expectError(gone, 404, "UNKNOWN_STICKER")
 
       yield* api.request("POST", "/admin/guilds/reload", { token: `Admin ${api.adminKey}`, body: { guild_id: guildId } })
       const reloaded = yield* api.request("GET", `/guilds/${guildId}/stickers`, { token: owner.token })
@@ -88,15 +87,13 @@ layerWithMedia("stickers")("guild stickers over HTTP", (it) => {
         token: stranger.token,
         body: { name: "nope", image: dataUri(png(8, 8)) }
       })
-      assert.strictEqual(outsider.status, 403)
-      expect(outsider.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(outsider, 403, "MISSING_ACCESS")
 
       const owners = yield* api.request("POST", `/guilds/${guildId}/stickers`, { token: owner.token, body: { name: "owners", image: dataUri(png(8, 8)) } })
       const ownersId = field(owners.body, "id")
       for (const [method, body] of [["PATCH", { name: "taken" }], ["DELETE", undefined]] as const) {
         const reply = yield* api.request(method, `/guilds/${guildId}/stickers/${ownersId}`, { token: member.token, body })
-        assert.strictEqual(reply.status, 403)
-        expect(reply.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+        expectError(reply, 403, "MISSING_PERMISSIONS")
       }
       const listed = yield* api.request("GET", `/guilds/${guildId}/stickers`, { token: member.token })
       expect(listed.body).toMatchObject([{ id: ownersId, name: "owners" }])

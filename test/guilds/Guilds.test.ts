@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { auditEntries } from "./GuildFixtures.ts"
 
 const createGuild = (token: string, name = "The Hall") =>
@@ -36,8 +36,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds ov
       const byId = yield* api.request("GET", `/guilds/${id}/members/${owner.userId}`, { token: owner.token })
       assert.deepStrictEqual(byId.body, mine.body)
       const notMember = yield* api.request("GET", `/guilds/${id}/members/123`, { token: owner.token })
-      assert.strictEqual(notMember.status, 404)
-      expect(notMember.body).toMatchObject({ code: "UNKNOWN_MEMBER" })
+      expectError(notMember, 404, "UNKNOWN_MEMBER")
 
       const list = yield* api.request("GET", "/users/@me/guilds", { token: owner.token })
       assert.strictEqual(list.status, 200)
@@ -90,8 +89,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds ov
       const patch = yield* api.request("PATCH", `/guilds/${id}`, { token: stranger.token, body: { name: "mine now" } })
       assert.strictEqual(patch.status, 403)
       const missing = yield* api.request("GET", "/guilds/1234567890123", { token: owner.token })
-      assert.strictEqual(missing.status, 404)
-      expect(missing.body).toMatchObject({ code: "UNKNOWN_GUILD" })
+      expectError(missing, 404, "UNKNOWN_GUILD")
       const noToken = yield* api.request("GET", `/guilds/${id}`)
       assert.strictEqual(noToken.status, 401)
     }))
@@ -141,8 +139,7 @@ layer(TestApi.layerWith({ ACTOR_LOCAL_READS: "off" }), { timeout: 120_000, exclu
         const list = yield* api.request("GET", "/users/@me/guilds", { token: owner.token })
         assert.deepStrictEqual(list.body, [body])
         const refused = yield* api.request("GET", `/guilds/${id}`, { token: stranger.token })
-        assert.strictEqual(refused.status, 403)
-        expect(refused.body).toMatchObject({ code: "MISSING_ACCESS" })
+        expectError(refused, 403, "MISSING_ACCESS")
       }))
   }
 )

@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
-import { TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { SUDO_HEADER, stepNow, sudoTokenOf, totpAt, userWithTotp } from "../mfa/Support.ts"
 import { addMember, auditEntries, createGuild } from "./GuildFixtures.ts"
@@ -43,8 +43,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
         token: owner.token,
         body: { new_owner_id: owner.userId, password: PASSWORD }
       })
-      assert.strictEqual(back.status, 403)
-      expect(back.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(back, 403, "MISSING_PERMISSIONS")
     }))
 
   it.effect("refuses bad transfers: input, proof, non-members, strangers", () =>
@@ -70,16 +69,13 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
       const toSelf = yield* transfer(owner.token, { new_owner_id: owner.userId, password: PASSWORD })
       assert.strictEqual(toSelf.status, 400)
       const outsider = yield* transfer(owner.token, { new_owner_id: stranger.userId, password: PASSWORD })
-      assert.strictEqual(outsider.status, 404)
-      expect(outsider.body).toMatchObject({ code: "UNKNOWN_MEMBER" })
+      expectError(outsider, 404, "UNKNOWN_MEMBER")
 
       // Administrators are not owners; strangers are not even members.
       const byAdmin = yield* transfer(admin.token, { new_owner_id: admin.userId, password: PASSWORD })
-      assert.strictEqual(byAdmin.status, 403)
-      expect(byAdmin.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(byAdmin, 403, "MISSING_PERMISSIONS")
       const byStranger = yield* transfer(stranger.token, { new_owner_id: stranger.userId, password: PASSWORD })
-      assert.strictEqual(byStranger.status, 403)
-      expect(byStranger.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(byStranger, 403, "MISSING_ACCESS")
 
       const stored = yield* queryAt(api.databaseUrl, "SELECT owner_id::text AS owner_id FROM guilds WHERE id = $1", [id])
       assert.deepStrictEqual(stored, [{ owner_id: owner.userId }])
@@ -101,8 +97,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
       assert.strictEqual(deleted.status, 204, JSON.stringify(deleted.body))
 
       const gone = yield* api.request("GET", `/guilds/${id}`, { token: owner.token })
-      assert.strictEqual(gone.status, 404)
-      expect(gone.body).toMatchObject({ code: "UNKNOWN_GUILD" })
+      expectError(gone, 404, "UNKNOWN_GUILD")
       const patch = yield* api.request("PATCH", `/guilds/${id}`, { token: owner.token, body: { name: "Back" } })
       assert.strictEqual(patch.status, 404)
       const again = yield* api.request("POST", `/guilds/${id}/delete`, { token: owner.token, body: { password: PASSWORD } })
@@ -137,11 +132,9 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
       assert.strictEqual(mfaWithoutMfa.status, 403)
       expect(mfaWithoutMfa.body).toMatchObject({ code: "SUDO_MODE_REQUIRED", has_mfa: false })
       const byAdmin = yield* remove(admin.token, { password: PASSWORD })
-      assert.strictEqual(byAdmin.status, 403)
-      expect(byAdmin.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(byAdmin, 403, "MISSING_PERMISSIONS")
       const byStranger = yield* remove(stranger.token, { password: PASSWORD })
-      assert.strictEqual(byStranger.status, 403)
-      expect(byStranger.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(byStranger, 403, "MISSING_ACCESS")
 
       const still = yield* api.request("GET", `/guilds/${id}`, { token: owner.token })
       assert.strictEqual(still.status, 200)
@@ -198,11 +191,9 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild fea
         const missing = yield* api.request("PATCH", `/guilds/${id}/${path}`, { token: owner.token, body: {} })
         assert.strictEqual(missing.status, 400)
         const byMember = yield* api.request("PATCH", `/guilds/${id}/${path}`, { token: member.token, body: { enabled: true } })
-        assert.strictEqual(byMember.status, 403)
-        expect(byMember.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+        expectError(byMember, 403, "MISSING_PERMISSIONS")
         const byStranger = yield* api.request("PATCH", `/guilds/${id}/${path}`, { token: stranger.token, body: { enabled: true } })
-        assert.strictEqual(byStranger.status, 403)
-        expect(byStranger.body).toMatchObject({ code: "MISSING_ACCESS" })
+        expectError(byStranger, 403, "MISSING_ACCESS")
       }
       assert.deepStrictEqual(yield* auditEntries(id), [])
     }))

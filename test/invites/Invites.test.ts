@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { addMember, auditEntries, createGuild } from "../guilds/GuildFixtures.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { createInvite, eventuallyGuilds, firstChannel } from "./Fixtures.ts"
 
@@ -60,8 +60,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
       const deleted = yield* api.request("DELETE", `/invites/${code}`, { token: owner.token })
       assert.strictEqual(deleted.status, 204)
       const missing = yield* api.request("GET", `/invites/${code}`)
-      assert.strictEqual(missing.status, 404)
-      expect(missing.body).toMatchObject({ code: "UNKNOWN_INVITE" })
+      expectError(missing, 404, "UNKNOWN_INVITE")
       const entries = yield* auditEntries(guildId)
       expect(entries.filter((e) => e.action_type === 40 || e.action_type === 42)).toMatchObject([
         { action_type: 42, target_id: code, user_id: owner.userId },
@@ -93,8 +92,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
       assert.strictEqual(invite?.uses, 1)
       assert.include(yield* eventuallyGuilds(joiner.token, (ids) => ids.includes(guildId)), guildId)
       const usedUp = yield* api.request("POST", `/invites/${code}`, { token: late.token })
-      assert.strictEqual(usedUp.status, 404)
-      expect(usedUp.body).toMatchObject({ code: "UNKNOWN_INVITE" })
+      expectError(usedUp, 404, "UNKNOWN_INVITE")
       const unknownCode = yield* api.request("POST", "/invites/nosuchcode", { token: late.token })
       assert.strictEqual(unknownCode.status, 404)
     }))
@@ -116,8 +114,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
 
       yield* changeGuild(guildId, "UPDATE guilds SET features = '{INVITES_DISABLED}' WHERE id = $1")
       const disabled = yield* api.request("POST", `/invites/${lasting}`, { token: joiner.token })
-      assert.strictEqual(disabled.status, 403)
-      expect(disabled.body).toMatchObject({ code: "INVITES_DISABLED" })
+      expectError(disabled, 403, "INVITES_DISABLED")
       const noNew = yield* api.request("POST", `/channels/${channelId}/invites`, { token: owner.token, body: {} })
       expect(noNew.body).toMatchObject({ code: "INVITES_DISABLED" })
     }))
@@ -193,8 +190,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
 
       yield* changeGuild(guildId, "UPDATE guild_roles SET permissions = 0 WHERE id = $1")
       const refused = yield* api.request("POST", `/channels/${channelId}/invites`, { token: member.token, body: {} })
-      assert.strictEqual(refused.status, 403)
-      expect(refused.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(refused, 403, "MISSING_PERMISSIONS")
       const entries = yield* auditEntries(guildId)
       expect(entries.filter((e) => e.action_type === 42)).toMatchObject([{ target_id: mine, user_id: manager.userId }])
     }))

@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { addMember, addRole, auditEntries, Bits, createGuild, reload } from "./Fixtures.ts"
 
@@ -124,11 +124,9 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
         expect(reply.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
       }
       const outsider = yield* patch(stranger.token, target.userId, { nick: "x" })
-      assert.strictEqual(outsider.status, 403)
-      expect(outsider.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(outsider, 403, "MISSING_ACCESS")
       const nobody = yield* patch(mod.token, stranger.userId, { nick: "x" })
-      assert.strictEqual(nobody.status, 404)
-      expect(nobody.body).toMatchObject({ code: "UNKNOWN_MEMBER" })
+      expectError(nobody, 404, "UNKNOWN_MEMBER")
       // The owner outranks everyone.
       const byOwner = yield* patch(owner.token, peer.userId, { nick: "Peer" })
       assert.strictEqual(byOwner.status, 200)
@@ -195,8 +193,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       })
       assert.strictEqual(timeout.status, 200, JSON.stringify(timeout.body))
       const silenced = yield* api.request("PATCH", path, { token: plain.token, body: { nick: "Loud" } })
-      assert.strictEqual(silenced.status, 403)
-      expect(silenced.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(silenced, 403, "MISSING_PERMISSIONS")
       const seen = yield* api.request("GET", path.replace("/@me", `/${plain.userId}`), { token: plain.token })
       assert.strictEqual(seen.status, 200)
 
@@ -233,8 +230,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       const after = yield* api.request("GET", "/users/@me/guilds", { token: target.token })
       assert.deepStrictEqual(after.body, [])
       const again = yield* kick(mod.token, target.userId)
-      assert.strictEqual(again.status, 404)
-      expect(again.body).toMatchObject({ code: "UNKNOWN_MEMBER" })
+      expectError(again, 404, "UNKNOWN_MEMBER")
       const rows = yield* queryAt(api.databaseUrl, "SELECT 1 FROM guild_members WHERE guild_id = $1 AND user_id = $2", [guildId, target.userId])
       assert.strictEqual(rows.length, 0)
       const badId = yield* kick(mod.token, "abc")
@@ -284,7 +280,6 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
         assert.strictEqual(bad.status, 400, JSON.stringify([body, bad.body]))
       }
       const notMod = yield* search(plain.token, {})
-      assert.strictEqual(notMod.status, 403)
-      expect(notMod.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(notMod, 403, "MISSING_PERMISSIONS")
     }))
 })

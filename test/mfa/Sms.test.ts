@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { newPhone, textedCode } from "../support/SmsProvider.ts"
 import { mfaTicket, PASSWORD, SUDO_HEADER, sudoTokenOf, totpAt, type TotpUser, userWithTotp } from "./Support.ts"
@@ -35,8 +35,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const enable = (headers: Record<string, string>) => api.request("POST", "/users/@me/mfa/sms/enable", { token: user.token, headers })
 
       const noPhone = yield* enable(sudo)
-      assert.strictEqual(noPhone.status, 400)
-      expect(noPhone.body).toMatchObject({ code: "PHONE_VERIFICATION_REQUIRED" })
+      expectError(noPhone, 400, "PHONE_VERIFICATION_REQUIRED")
       const phone = yield* addPhone(user)
       const noSudo = yield* enable({})
       assert.strictEqual(noSudo.status, 403)
@@ -53,8 +52,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual(sent.status, 204, JSON.stringify(sent.body))
       const code = yield* textedCode(phone)
       const early = yield* api.request("POST", "/auth/login/mfa/sms/send", { body: { ticket } })
-      assert.strictEqual(early.status, 429)
-      expect(early.body).toMatchObject({ code: "RATE_LIMITED" })
+      expectError(early, 429, "RATE_LIMITED")
 
       const wrong = yield* api.request("POST", "/auth/login/mfa/sms", { body: { ticket, code: otherThan(code) } })
       expect(wrong.body).toMatchObject({ code: "INVALID_FORM_BODY", errors: [{ path: "code", code: "INVALID_MFA_CODE" }] })
@@ -124,8 +122,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       expect(after.body).toMatchObject({ sms: false, sms_phone_hint: null })
       yield* allowResend(user.userId)
       const noText = yield* api.request("POST", "/auth/login/mfa/sms/send", { body: { ticket: after.ticket } })
-      assert.strictEqual(noText.status, 400)
-      expect(noText.body).toMatchObject({ code: "TWO_FA_NOT_ENABLED" })
+      expectError(noText, 400, "TWO_FA_NOT_ENABLED")
       const noSudoText = yield* api.request("POST", "/users/@me/sudo/mfa/sms/send", { token: user.token })
       expect(noSudoText.body).toMatchObject({ code: "TWO_FA_NOT_ENABLED" })
     }))
@@ -135,8 +132,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const api = yield* TestApi
       const plain = yield* api.register()
       const withoutTotp = yield* api.request("POST", "/users/@me/mfa/sms/enable", { token: plain.token, body: { password: PASSWORD } })
-      assert.strictEqual(withoutTotp.status, 400)
-      expect(withoutTotp.body).toMatchObject({ code: "TWO_FA_NOT_ENABLED" })
+      expectError(withoutTotp, 400, "TWO_FA_NOT_ENABLED")
 
       const user = yield* userWithTotp
       yield* addPhone(user)

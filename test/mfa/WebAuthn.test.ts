@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { generateKeyPairSync, randomBytes } from "node:crypto"
-import { field, type Reply, TestApi } from "../support/Api.ts"
+import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { SoftwareAuthenticator } from "../support/SoftwareAuthenticator.ts"
 import { errorsOf, mfaTicket, PASSWORD, SUDO_HEADER, sudoTokenOf } from "./Support.ts"
@@ -76,8 +76,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
         token: user.token,
         body: { response: new SoftwareAuthenticator().register(options.body), challenge: challengeOf(options), name: "Second" }
       })
-      assert.strictEqual(replay.status, 400)
-      expect(replay.body).toMatchObject({ code: "INVALID_WEBAUTHN_CREDENTIAL" })
+      expectError(replay, 400, "INVALID_WEBAUTHN_CREDENTIAL")
 
       const listed = yield* credentials(user.token)
       assert.lengthOf(listed, 1)
@@ -104,14 +103,12 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
 
       // A copy of the key that lags behind the real one is refused.
       const cloned = yield* loginWithKey(user.email, clone)
-      assert.strictEqual(cloned.status, 400)
-      expect(cloned.body).toMatchObject({ code: "INVALID_WEBAUTHN_AUTHENTICATION_COUNTER" })
+      expectError(cloned, 400, "INVALID_WEBAUTHN_AUTHENTICATION_COUNTER")
       assert.strictEqual(yield* storedCounter(key.id), 1)
 
       // Signed for another origin: refused, and the counter stays.
       const phished = yield* loginWithKey(user.email, key, { origin: "https://guildhall.example.net" })
-      assert.strictEqual(phished.status, 400)
-      expect(phished.body).toMatchObject({ code: "INVALID_WEBAUTHN_CREDENTIAL" })
+      expectError(phished, 400, "INVALID_WEBAUTHN_CREDENTIAL")
 
       const again = yield* loginWithKey(user.email, key)
       assert.strictEqual(again.status, 200, JSON.stringify(again.body))
@@ -126,8 +123,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
       const done = yield* api.request("POST", "/auth/login/mfa/webauthn", { body: { ticket: second.ticket, challenge: challengeOf(opts), response: assertion } })
       assert.strictEqual(done.status, 200, JSON.stringify(done.body))
       const reused = yield* api.request("POST", "/auth/login/mfa/webauthn", { body: { ticket: first.ticket, challenge: challengeOf(opts), response: key.authenticate(opts.body) } })
-      assert.strictEqual(reused.status, 400)
-      expect(reused.body).toMatchObject({ code: "INVALID_WEBAUTHN_CREDENTIAL" })
+      expectError(reused, 400, "INVALID_WEBAUTHN_CREDENTIAL")
     }))
 
   it.effect("a discoverable credential signs in without the password", () =>
@@ -232,13 +228,11 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
       assert.strictEqual((yield* api.request("DELETE", `/users/@me/mfa/webauthn/credentials/${longKey.id}`, { token: user.token, headers: { [SUDO_HEADER]: sudo } })).status, 204)
 
       const unknownKey = yield* api.request("PATCH", "/users/@me/mfa/webauthn/credentials/bm90LWEta2V5", { token: user.token, body: { name: "x" }, headers: { [SUDO_HEADER]: sudo } })
-      assert.strictEqual(unknownKey.status, 404)
-      expect(unknownKey.body).toMatchObject({ code: "UNKNOWN_WEBAUTHN_CREDENTIAL" })
+      expectError(unknownKey, 404, "UNKNOWN_WEBAUTHN_CREDENTIAL")
       // Another account cannot touch them, even in sudo mode.
       const other = yield* api.register()
       const theirs = yield* api.request("DELETE", credential, { token: other.token, body: { password: PASSWORD } })
-      assert.strictEqual(theirs.status, 404)
-      expect(theirs.body).toMatchObject({ code: "UNKNOWN_WEBAUTHN_CREDENTIAL" })
+      expectError(theirs, 404, "UNKNOWN_WEBAUTHN_CREDENTIAL")
 
       const noSudo = yield* api.request("DELETE", credential, { token: user.token })
       assert.strictEqual(noSudo.status, 403)
@@ -300,19 +294,16 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
       }
       // Ids up to 1023 bytes (1364 characters) are ids; longer is bad input.
       const longId = yield* api.request("DELETE", `/users/@me/mfa/webauthn/credentials/${"a".repeat(1364)}`, { token, headers: { [SUDO_HEADER]: sudo } })
-      assert.strictEqual(longId.status, 404)
-      expect(longId.body).toMatchObject({ code: "UNKNOWN_WEBAUTHN_CREDENTIAL" })
+      expectError(longId, 404, "UNKNOWN_WEBAUTHN_CREDENTIAL")
       const tooLong = yield* api.request("DELETE", `/users/@me/mfa/webauthn/credentials/${"a".repeat(1365)}`, { token, headers: { [SUDO_HEADER]: sudo } })
-      assert.strictEqual(tooLong.status, 400)
-      expect(tooLong.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(tooLong, 400, "INVALID_FORM_BODY")
 
       const badSudo = yield* api.request("DELETE", `/users/@me/mfa/webauthn/credentials/${key.id}`, { token, body: { password: 5 } })
       assert.strictEqual(badSudo.status, 400)
       assert.include(errorsOf(badSudo).map((e) => e.path), "password")
 
       const signIn = yield* api.request("POST", "/auth/webauthn/authenticate", { body: { challenge: "x", response: { id: key.id } } })
-      assert.strictEqual(signIn.status, 400)
-      expect(signIn.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(signIn, 400, "INVALID_FORM_BODY")
       const user = yield* api.register()
       const noTicket = yield* api.request("POST", "/auth/login/mfa/webauthn/authentication-options", { body: { ticket: "not-a-ticket" } })
       expect(noTicket.body).toMatchObject({ errors: [{ path: "ticket", code: "INVALID_OR_EXPIRED_TICKET" }] })

@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user notes over HTTP", (it) => {
   const put = (token: string, targetId: string, body?: unknown) =>
@@ -17,8 +17,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user note
       const b = yield* api.register()
       expect((yield* list(me.token)).body).toEqual({})
       const none = yield* get(me.token, a.userId)
-      assert.strictEqual(none.status, 404)
-      expect(none.body).toMatchObject({ code: "UNKNOWN_USER" })
+      expectError(none, 404, "UNKNOWN_USER")
 
       const set = yield* put(me.token, a.userId, { note: "met at the conference" })
       assert.strictEqual(set.status, 204, JSON.stringify(set.body))
@@ -47,8 +46,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user note
       const me = yield* api.register()
       const other = yield* api.register()
       const unknown = yield* put(me.token, "1", { note: "ghost" })
-      assert.strictEqual(unknown.status, 404)
-      expect(unknown.body).toMatchObject({ code: "UNKNOWN_USER" })
+      expectError(unknown, 404, "UNKNOWN_USER")
 
       const long = yield* put(me.token, other.userId, { note: "x".repeat(257) })
       assert.strictEqual(long.status, 400)

@@ -1,6 +1,6 @@
 import { assert, expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { layerWithMedia } from "../media/MediaLayer.ts"
 import { dataUri, gif, png } from "../media/Fixtures.ts"
@@ -30,8 +30,7 @@ layerWithMedia("packs")("packs over HTTP", (it) => {
       })
 
       const badType = yield* api.request("POST", "/packs/gifs", { token: user.token, body: { name: "x" } })
-      assert.strictEqual(badType.status, 400)
-      expect(badType.body).toMatchObject({ code: "INVALID_PACK_TYPE" })
+      expectError(badType, 400, "INVALID_PACK_TYPE")
       const badName = yield* api.request("POST", "/packs/emoji", { token: user.token, body: { name: "" } })
       assert.strictEqual(badName.status, 400)
       expect(badName.body).toMatchObject({ code: "INVALID_FORM_BODY", errors: [{ path: "name", code: "STRING_LENGTH_INVALID" }] })
@@ -42,8 +41,7 @@ layerWithMedia("packs")("packs over HTTP", (it) => {
       const foreign = yield* api.request("POST", `/packs/${emoji.id}/install`, { token: other.token })
       assert.strictEqual(foreign.status, 403)
       const missing = yield* api.request("POST", "/packs/123/install", { token: user.token })
-      assert.strictEqual(missing.status, 404)
-      expect(missing.body).toMatchObject({ code: "UNKNOWN_PACK" })
+      expectError(missing, 404, "UNKNOWN_PACK")
     }))
 
   it.effect("manages a pack's emojis: create, bulk, list, rename, delete; only its creator", () =>
@@ -79,19 +77,16 @@ layerWithMedia("packs")("packs over HTTP", (it) => {
       expect(badImage.body).toMatchObject({ errors: [{ path: "image", code: "INVALID_IMAGE_FORMAT" }] })
 
       const peek = yield* api.request("GET", `/packs/emojis/${pack.id}`, { token: other.token })
-      assert.strictEqual(peek.status, 403)
-      expect(peek.body).toMatchObject({ code: "PACK_ACCESS_DENIED" })
+      expectError(peek, 403, "PACK_ACCESS_DENIED")
       const add = yield* api.request("POST", `/packs/emojis/${pack.id}`, { token: other.token, body: { name: "mine", image: dataUri(png(4, 4)) } })
       assert.strictEqual(add.status, 403)
       const wrongKind = yield* api.request("GET", `/packs/stickers/${pack.id}`, { token: user.token })
-      assert.strictEqual(wrongKind.status, 404)
-      expect(wrongKind.body).toMatchObject({ code: "UNKNOWN_PACK" })
+      expectError(wrongKind, 404, "UNKNOWN_PACK")
 
       const deleted = yield* api.request("DELETE", `/packs/emojis/${pack.id}/${emojiId}`, { token: user.token })
       assert.strictEqual(deleted.status, 204)
       const again = yield* api.request("PATCH", `/packs/emojis/${pack.id}/${emojiId}`, { token: user.token, body: { name: "gone" } })
-      assert.strictEqual(again.status, 404)
-      expect(again.body).toMatchObject({ code: "UNKNOWN_EMOJI" })
+      expectError(again, 404, "UNKNOWN_EMOJI")
     }))
 
   it.effect("manages a pack's stickers and caps a pack at 50 expressions", () =>
@@ -119,8 +114,7 @@ layerWithMedia("packs")("packs over HTTP", (it) => {
       assert.strictEqual(reply.success.length, 49)
       assert.deepStrictEqual(reply.failed, [{ name: "s_49", error: "MAX_PACK_EXPRESSIONS" }])
       const over = yield* api.request("POST", `/packs/stickers/${pack.id}`, { token: user.token, body: { name: "over", image: dataUri(png(4, 4)) } })
-      assert.strictEqual(over.status, 400)
-      expect(over.body).toMatchObject({ code: "MAX_PACK_EXPRESSIONS" })
+      expectError(over, 400, "MAX_PACK_EXPRESSIONS")
       const removed = yield* api.request("DELETE", `/packs/stickers/${pack.id}/${stickerId}`, { token: user.token })
       assert.strictEqual(removed.status, 204)
     }))

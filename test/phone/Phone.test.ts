@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { tokenHash } from "../../src/platform/Crypto.ts"
 import { errorsOf, PASSWORD, SUDO_HEADER, totpAt, userWithTotp } from "../mfa/Support.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { newPhone, textedCode } from "../support/SmsProvider.ts"
 
@@ -41,8 +41,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.isAbove(Number((early.body as { retry_after: number }).retry_after), 0)
 
       const wrong = yield* post(me.token, "/verify", { phone, code: code === "000000" ? "111111" : "000000" })
-      assert.strictEqual(wrong.status, 400)
-      expect(wrong.body).toMatchObject({ code: "INVALID_PHONE_VERIFICATION_CODE" })
+      expectError(wrong, 400, "INVALID_PHONE_VERIFICATION_CODE")
       // The code proves the number it was sent to, no other.
       const otherNumber = yield* post(me.token, "/verify", { phone: newPhone(), code })
       expect(otherNumber.body).toMatchObject({ code: "INVALID_PHONE_VERIFICATION_CODE" })
@@ -75,8 +74,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       // The number is this account's now: nobody else can have a code sent to it.
       const them = yield* api.register()
       const taken = yield* post(them.token, "/send-verification", { phone })
-      assert.strictEqual(taken.status, 400)
-      expect(taken.body).toMatchObject({ code: "PHONE_ALREADY_USED" })
+      expectError(taken, 400, "PHONE_ALREADY_USED")
 
       // Removing needs sudo mode too; then the number is free again.
       const removeRefused = yield* api.request("DELETE", "/users/@me/phone", { token: me.token })
@@ -110,8 +108,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
 
       assert.strictEqual((yield* post(a.token, "", { phone_token: tokenA, password: PASSWORD })).status, 204)
       const second = yield* post(b.token, "", { phone_token: tokenB, password: PASSWORD })
-      assert.strictEqual(second.status, 400)
-      expect(second.body).toMatchObject({ code: "PHONE_ALREADY_USED" })
+      expectError(second, 400, "PHONE_ALREADY_USED")
       expect(yield* storedPhone(b.userId)).toMatchObject({ phone: null })
 
       const later = yield* verifiedToken(b.token, newPhone())

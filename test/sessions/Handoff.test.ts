@@ -2,7 +2,7 @@ import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { newHandoffCode, normalizeHandoffCode } from "../../src/sessions/Handoffs.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 const FIREFOX_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
@@ -66,8 +66,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       // The session is given out once: a later poll (or an eavesdropper) gets no token.
       assert.deepStrictEqual((yield* status(code)).body, { status: "completed", token: null, user_id: null })
       const twice = yield* api.request("POST", "/auth/handoff/complete", { body: { code, token, user_id: userId } })
-      assert.strictEqual(twice.status, 400)
-      expect(twice.body).toMatchObject({ code: "INVALID_HANDOFF_CODE" })
+      expectError(twice, 400, "INVALID_HANDOFF_CODE")
     }))
 
   it.effect("accepts the completing device's Authorization header instead of a body token", () =>
@@ -88,8 +87,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       yield* expire(code)
       assert.deepStrictEqual((yield* status(code)).body, { status: "expired", token: null, user_id: null })
       const late = yield* api.request("POST", "/auth/handoff/complete", { body: { code, token, user_id: userId } })
-      assert.strictEqual(late.status, 400)
-      expect(late.body).toMatchObject({ code: "HANDOFF_CODE_EXPIRED" })
+      expectError(late, 400, "HANDOFF_CODE_EXPIRED")
 
       // Completed but not picked up in time: expired too, and no session is made.
       const second = yield* initiate
@@ -117,17 +115,14 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
         api.request("POST", "/auth/handoff/complete", { body: { code, ...body }, ...(token === undefined ? {} : { token }) })
 
       const anonymous = yield* attempt({ user_id: me.userId })
-      assert.strictEqual(anonymous.status, 401)
-      expect(anonymous.body).toMatchObject({ code: "UNAUTHORIZED" })
+      expectError(anonymous, 401, "UNAUTHORIZED")
       assert.strictEqual((yield* attempt({ user_id: me.userId, token: "not-a-session" })).status, 401)
 
       const foreign = yield* attempt({ user_id: other.userId, token: me.token })
-      assert.strictEqual(foreign.status, 403)
-      expect(foreign.body).toMatchObject({ code: "SESSION_TOKEN_MISMATCH" })
+      expectError(foreign, 403, "SESSION_TOKEN_MISMATCH")
       // A body token and a header of two different accounts.
       const mixed = yield* attempt({ user_id: me.userId, token: me.token }, other.token)
-      assert.strictEqual(mixed.status, 403)
-      expect(mixed.body).toMatchObject({ code: "SESSION_TOKEN_MISMATCH" })
+      expectError(mixed, 403, "SESSION_TOKEN_MISMATCH")
 
       // None of that completed it.
       assert.deepStrictEqual((yield* status(code)).body, { status: "pending", token: null, user_id: null })
@@ -138,18 +133,15 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const api = yield* TestApi
       const { token, userId } = yield* api.register()
       const malformed = yield* status("nope")
-      assert.strictEqual(malformed.status, 400)
-      expect(malformed.body).toMatchObject({ code: "INVALID_HANDOFF_CODE" })
+      expectError(malformed, 400, "INVALID_HANDOFF_CODE")
       const tooLong = yield* status("A".repeat(64))
-      assert.strictEqual(tooLong.status, 400)
-      expect(tooLong.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(tooLong, 400, "INVALID_FORM_BODY")
 
       // An unknown well-formed code reads as expired: polling guesses tells nothing.
       let unknown = newHandoffCode()
       assert.deepStrictEqual((yield* status(unknown)).body, { status: "expired", token: null, user_id: null })
       const completeUnknown = yield* api.request("POST", "/auth/handoff/complete", { body: { code: unknown, token, user_id: userId } })
-      assert.strictEqual(completeUnknown.status, 400)
-      expect(completeUnknown.body).toMatchObject({ code: "INVALID_HANDOFF_CODE" })
+      expectError(completeUnknown, 400, "INVALID_HANDOFF_CODE")
       unknown = "0000-0000"
       const completeMalformed = yield* api.request("POST", "/auth/handoff/complete", { body: { code: unknown, token, user_id: userId } })
       expect(completeMalformed.body).toMatchObject({ code: "INVALID_HANDOFF_CODE" })

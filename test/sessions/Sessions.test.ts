@@ -2,7 +2,7 @@ import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { maskIp, parseUserAgent } from "../../src/sessions/ClientInfo.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 const CHROME_WINDOWS =
@@ -181,12 +181,10 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       expect(malformed.body).toMatchObject({ code: "INVALID_FORM_BODY", errors: [{ path: "session_id_hashes.0", code: "INVALID_FORMAT" }] })
 
       const missing = yield* api.request("POST", "/auth/sessions/logout", { token, body: {} })
-      assert.strictEqual(missing.status, 400)
-      expect(missing.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(missing, 400, "INVALID_FORM_BODY")
 
       const anonymous = yield* api.request("POST", "/auth/sessions/logout", { body: { session_id_hashes: [] } })
-      assert.strictEqual(anonymous.status, 401)
-      expect(anonymous.body).toMatchObject({ code: "UNAUTHORIZED" })
+      expectError(anonymous, 401, "UNAUTHORIZED")
 
       assert.strictEqual((yield* api.request("GET", "/users/@me", { token })).status, 200)
     }))

@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { REDIRECT_URI, TestIdp } from "./TestIdp.ts"
 
@@ -71,16 +71,14 @@ layer(Layer.merge(TestApi.layerWithOutside(), TestIdp.layer), { timeout: 120_000
       const off = yield* api.request("GET", "/auth/sso/status")
       expect(off.body).toEqual({ enabled: false, enforced: false, display_name: null, redirect_uri: expect.stringContaining("/auth/sso/callback") })
       const startOff = yield* api.request("POST", "/auth/sso/start", { body: {} })
-      assert.strictEqual(startOff.status, 403)
-      expect(startOff.body).toMatchObject({ code: "FEATURE_TEMPORARILY_DISABLED" })
+      expectError(startOff, 403, "FEATURE_TEMPORARILY_DISABLED")
       const completeOff = yield* complete({ code: "x", state: "y" })
       assert.strictEqual(completeOff.status, 403)
 
       // Nobody without the ACL, and nobody at all without credentials.
       const user = yield* api.register()
       const asUser = yield* api.request("POST", "/admin/instance-config/update", { token: user.token, body: { sso: { enabled: false } } })
-      assert.strictEqual(asUser.status, 403)
-      expect(asUser.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
+      expectError(asUser, 403, "MISSING_PERMISSIONS")
       const anonymous = yield* api.request("POST", "/admin/instance-config/get", { body: {} })
       assert.strictEqual(anonymous.status, 401)
       yield* queryAt(api.databaseUrl, "UPDATE users SET acls = $1 WHERE id = $2", [["admin:authenticate", "instance:config:view"], user.userId])
@@ -158,8 +156,7 @@ layer(Layer.merge(TestApi.layerWithOutside(), TestIdp.layer), { timeout: 120_000
       // Nothing listens on port 1.
       yield* configure({ issuer: "http://127.0.0.1:1" })
       const started = yield* api.request("POST", "/auth/sso/start", { body: {} })
-      assert.strictEqual(started.status, 503)
-      expect(started.body).toMatchObject({ code: "SERVICE_UNAVAILABLE" })
+      expectError(started, 503, "SERVICE_UNAVAILABLE")
     }))
 
   it.effect("the whole flow against a real provider creates the account, then signs it in again", () =>
@@ -223,8 +220,7 @@ layer(Layer.merge(TestApi.layerWithOutside(), TestIdp.layer), { timeout: 120_000
       assert.strictEqual(late.status, 400)
 
       const empty = yield* complete({ code: "", state: "x" })
-      assert.strictEqual(empty.status, 400)
-      expect(empty.body).toMatchObject({ code: "INVALID_FORM_BODY" })
+      expectError(empty, 400, "INVALID_FORM_BODY")
       const missing = yield* api.request("POST", "/auth/sso/complete", { body: { code: "x" } })
       assert.strictEqual(missing.status, 400)
       const longRedirect = yield* api.request("POST", "/auth/sso/start", { body: { redirect_to: `/${"a".repeat(2100)}` } })
@@ -264,8 +260,7 @@ layer(Layer.merge(TestApi.layerWithOutside(), TestIdp.layer), { timeout: 120_000
       yield* standardSso
       yield* configure({ auto_provision: false })
       const unknownPerson = yield* complete(yield* throughProvider("carol-sub"))
-      assert.strictEqual(unknownPerson.status, 403)
-      expect(unknownPerson.body).toMatchObject({ code: "SSO_REQUIRED" })
+      expectError(unknownPerson, 403, "SSO_REQUIRED")
       assert.strictEqual(yield* userCount(api.databaseUrl, "carol@example.com"), 0)
 
       // Carol registers with a password; her first SSO login links the provider identity to that account.

@@ -1,3 +1,4 @@
+import { assert, expect } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { TestMail } from "./Mail.ts"
@@ -16,6 +17,12 @@ export const field = (body: unknown, key: string): string => {
   const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined
   if (typeof value !== "string") throw new Error(`expected a string ${key} in ${JSON.stringify(body)}`)
   return value
+}
+
+/** A refusal: its status, and the code of its error object. */
+export const expectError = (reply: Pick<Reply, "status" | "body">, status: number, code: string): void => {
+  assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
+  expect(reply.body).toMatchObject({ code })
 }
 
 /** A real API process on a scratch database, driven over real HTTP. */

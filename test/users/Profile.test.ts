@@ -1,7 +1,7 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { offsetMinutes } from "../../src/users/Profiles.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 describe("time zone offsets", () => {
@@ -48,8 +48,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
       assert.notProperty(own.body, "guild_member")
 
       const unknown = yield* profile(token, "1")
-      assert.strictEqual(unknown.status, 404)
-      expect(unknown.body).toMatchObject({ code: "UNKNOWN_USER" })
+      expectError(unknown, 404, "UNKNOWN_USER")
       assert.strictEqual((yield* profile(token, "me")).status, 400)
       assert.strictEqual((yield* profile(token, userId, "?with_mutual_guilds=maybe")).status, 400)
       assert.strictEqual((yield* api.request("GET", `/users/${userId}/profile`)).status, 401)
@@ -62,8 +61,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
       const b = yield* api.register()
       const c = yield* api.register()
       const refused = yield* profile(b.token, a.userId)
-      assert.strictEqual(refused.status, 403)
-      expect(refused.body).toMatchObject({ code: "MISSING_ACCESS" })
+      expectError(refused, 403, "MISSING_ACCESS")
 
       const guildId = yield* createGuild(a.token)
       yield* joinGuild(guildId, b.userId, "Bee")
