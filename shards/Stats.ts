@@ -39,7 +39,7 @@ const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]
   pid: process.pid,
   guilds: live.guilds.size,
   users: live.users.size,
-  sessions: 0,
+  sessions: live.sessions.size,
   presences: 0,
   memory: process.memoryUsage().rss,
   uptime_seconds: Math.floor(process.uptime()),

@@ -27,6 +27,12 @@ import { GuildsHttp } from "./guilds/Http.ts"
 import { GuildManagementHttp } from "./guilds/ManagementHttp.ts"
 import { AuditLogHttp } from "./auditlog/Http.ts"
 import { DiscoveryHttp } from "./discovery/Http.ts"
+import { MessagesHttp } from "./messages/Http.ts"
+import { GatewayHttp } from "./gateway/Http.ts"
+import { gatewayCluster, gatewayLocal, ReconnectOnShutdown } from "./gateway/Services.ts"
+import { ApplicationsHttp } from "./oauth2/ApplicationsHttp.ts"
+import { OAuth2Http } from "./oauth2/OAuth2Http.ts"
+import { services as oauth2Services } from "./oauth2/Services.ts"
 import { RolesHttp } from "./roles/Http.ts"
 import { ChannelsHttp } from "./channels/Http.ts"
 import { ExpressionsHttp } from "./expressions/Http.ts"
@@ -123,6 +129,10 @@ const handlersLayer = Layer.mergeAll(
   MembersHttp,
   InvitesHttp,
   DiscoveryHttp,
+  MessagesHttp,
+  GatewayHttp,
+  ApplicationsHttp,
+  OAuth2Http,
   AdminHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
@@ -156,16 +166,19 @@ const requestServices = Layer.mergeAll(
   sessionsServices,
   phoneServices,
   relationshipsServices,
-  pushServices
+  pushServices,
+  oauth2Services
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
-  const http = serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob]))
+  // Gateway clients are told to reconnect before the server waits for its connections to end.
+  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob])))
   if (isClusterMode(settings)) {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),
-      Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerRedis("api", false))),
+      Layer.provideMerge(gatewayCluster),
+      Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerRedis("api", true))),
       Layer.provideMerge(clientSharding(settings)),
       Layer.provideMerge(requestServices),
       Layer.provideMerge(LiveActors.layer),
@@ -174,6 +187,7 @@ export const apiLayer = (settings: Settings) => {
   }
   return http.pipe(
     Layer.provide(GuildReloader.layerLocal),
+    Layer.provideMerge(gatewayLocal),
     Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerLocal("embedded"))),
     Layer.provideMerge(requestServices),
     Layer.provideMerge(embeddedActorsLayer(settings))

@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 
 /**
  * Every setting of a Guildhall process, read once at start-up through
@@ -55,6 +55,22 @@ export interface Settings {
   readonly discoveryMinMembers: number
   /** Seconds between two runs of the job that deletes accounts whose grace period is over. */
   readonly accountDeletionSweepSeconds: number
+  /** An S3-compatible bucket for uploaded media; absent means files under `dataDir/media`. */
+  readonly mediaS3: Option.Option<MediaS3Settings>
+  /** The WebSocket URL `GET /gateway` hands out; absent means ws:// on the Host the client asked. */
+  readonly gatewayUrl: Option.Option<string>
+  /** HELLO's `heartbeat_interval` in ms; a client silent for 1.5 of them is closed with 4009. */
+  readonly gatewayHeartbeatMillis: number
+}
+
+/** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
+export interface MediaS3Settings {
+  /** Without a trailing slash, e.g. `https://s3.eu-central-1.amazonaws.com` or `http://127.0.0.1:9000`. */
+  readonly endpoint: string
+  readonly bucket: string
+  readonly region: string
+  readonly accessKeyId: string
+  readonly secretAccessKey: Redacted.Redacted
 }
 
 const positiveInt = (name: string, fallback: number) =>
@@ -64,6 +80,34 @@ const positiveInt = (name: string, fallback: number) =>
 export class InvalidConfiguration extends Schema.TaggedError<InvalidConfiguration>()("InvalidConfiguration", {
   message: Schema.String
 }) {}
+
+/** S3 bucket names: 3 to 63 lower-case letters, digits, dots and hyphens. */
+const BucketName = Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: "Not an S3 bucket name" }))
+
+/**
+ * All four required S3 settings or none: half a configuration stops the
+ * process rather than quietly keeping media on local disk.
+ */
+const mediaS3Config: Config.Config<Option.Option<MediaS3Settings>> = Config.all({
+  endpoint: Config.URL("MEDIA_S3_ENDPOINT").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.option),
+  bucket: Config.schema(BucketName, "MEDIA_S3_BUCKET").pipe(Config.option),
+  accessKeyId: Config.NonEmptyString("MEDIA_S3_ACCESS_KEY_ID").pipe(Config.option),
+  secretAccessKey: Config.Redacted("MEDIA_S3_SECRET_ACCESS_KEY").pipe(Config.option),
+  region: Config.NonEmptyString("MEDIA_S3_REGION").pipe(Config.withDefault("us-east-1"))
+}).pipe(Config.mapEffect(({ region, ...required }) => {
+  const complete = Option.all(required)
+  if (Option.isSome(complete)) return Effect.succeed(Option.some({ ...complete.value, region }))
+  const missing = Object.entries<Option.Option<unknown>>({
+    MEDIA_S3_ENDPOINT: required.endpoint,
+    MEDIA_S3_BUCKET: required.bucket,
+    MEDIA_S3_ACCESS_KEY_ID: required.accessKeyId,
+    MEDIA_S3_SECRET_ACCESS_KEY: required.secretAccessKey
+  }).filter(([, value]) => Option.isNone(value)).map(([name]) => name)
+  if (missing.length === 4) return Effect.succeed(Option.none())
+  const message = `${missing.join(", ")} must be set too: S3 media storage needs MEDIA_S3_ENDPOINT, MEDIA_S3_BUCKET, ` +
+    "MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY together"
+  return Effect.fail(new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message }))))
+}))
 
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
@@ -95,7 +139,10 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   rateLimits: Config.Literals(["on", "off"], "RATE_LIMITS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
   accountDeletionGraceDays: positiveInt("ACCOUNT_DELETION_GRACE_DAYS", 14),
   accountDeletionSweepSeconds: positiveInt("ACCOUNT_DELETION_SWEEP_SECONDS", 60),
-  discoveryMinMembers: positiveInt("DISCOVERY_MIN_MEMBERS", 5)
+  discoveryMinMembers: positiveInt("DISCOVERY_MIN_MEMBERS", 5),
+  mediaS3: mediaS3Config,
+  gatewayUrl: Config.URL("GATEWAY_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.option),
+  gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250)
 })
 
 const checked = (settings: Settings) =>

@@ -11,7 +11,8 @@ import { Guild } from "./Protocol.ts"
 import { GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
 import { createGuild, type GuildState, viewFor } from "./State.ts"
-import { makeWriteBatches } from "./WriteBatches.ts"
+import { makeWriteBatches, type WritePayload } from "./WriteBatches.ts"
+import type { GuildError } from "./Operations.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 
@@ -31,6 +32,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const loading = Semaphore.makeUnsafe(1)
       let state: GuildState | undefined
       let loaded = false
+      let localWrite: (write: WritePayload) => Effect.Effect<string, GuildError> = () => Effect.die(new Error("not started"))
 
       const track = (next: GuildState | undefined) => {
         state = next
@@ -41,6 +43,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         }
         live.guilds.set(guildId, {
           state: next,
+          write: (w) => localWrite(w),
           name: next.guild.name,
           icon: next.guild.icon,
           memberCount: next.members.size,
@@ -79,6 +82,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           ),
         lock: writing
       })
+      localWrite = writeBatched
 
       /** Runs a write once: a replayed operation id answers the stored result. */
       const once = <E, R>(operationId: string, write: Effect.Effect<GuildResponse, E, R>) =>

@@ -50,8 +50,8 @@ export const admit = (state: GuildState, guildId: string, user: UserPartialRespo
   }
   const next: GuildState = {
     ...pruned.state,
-    members: new Map(pruned.state.members).set(user.id, member),
-    memberProfiles: new Map(pruned.state.memberProfiles).set(user.id, { ...EMPTY_PROFILE, ...source })
+    members: pruned.state.members.with(user.id, member),
+    memberProfiles: pruned.state.memberProfiles.with(user.id, { ...EMPTY_PROFILE, ...source })
   }
   const persist = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -48,9 +48,5 @@ export const withoutBan = (state: GuildState, userId: string): GuildState => {
 /** The state without `userId` as a member (and without their member profile). */
 export const withoutMember = (state: GuildState, userId: string): GuildState => {
   if (!state.members.has(userId)) return state
-  const members = new Map(state.members)
-  members.delete(userId)
-  const memberProfiles = new Map(state.memberProfiles)
-  memberProfiles.delete(userId)
-  return { ...state, members, memberProfiles }
+  return { ...state, members: state.members.without(userId), memberProfiles: state.memberProfiles.without(userId) }
 }

@@ -19,9 +19,6 @@ export interface GuildInvite {
   readonly temporary: boolean
 }
 
-/** JoinSourceType (part C, values as the reference uses them). */
-export const JOIN_SOURCE_INSTANT_INVITE = 1
-export const JOIN_SOURCE_VANITY_URL = 2
 
 /** GuildOperations bit: instant invites switched off. */
 const DISABLED_INSTANT_INVITES = 8

@@ -4,6 +4,8 @@ import type { GuildMemberResponse } from "../../src/guilds/Schemas.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
 import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
 import type { MemberProfile } from "./MemberProfile.ts"
+import type { RowSink, RowWrite } from "./Operations.ts"
+import { SharedMap } from "./SharedMap.ts"
 
 interface MemberRow extends UserRow {
   readonly member_nick: string | null
@@ -24,8 +26,8 @@ interface MemberRow extends UserRow {
 }
 
 export interface LoadedMembers {
-  readonly members: ReadonlyMap<string, GuildMemberResponse>
-  readonly memberProfiles: ReadonlyMap<string, MemberProfile>
+  readonly members: SharedMap<string, GuildMemberResponse>
+  readonly memberProfiles: SharedMap<string, MemberProfile>
 }
 
 /** A guild's members with their user, and the profiles of those who have one (schema 0014). */
@@ -68,22 +70,47 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
         })
       }
     }
-    return { members, memberProfiles }
+    return { members: SharedMap.from(members), memberProfiles: SharedMap.from(memberProfiles) }
   })
 
-/** Writes every member column of the member and their profile (a member update's rows). */
-export const updateMemberRow = (guildId: string, userId: string, member: GuildMemberResponse, profile: MemberProfile) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+/**
+ * Member rows as a batch writes them: every member column of each member
+ * updated in the batch, in one statement (the values arrive as text or
+ * numbers; the casts give them their columns' types).
+ */
+export const memberRows: RowSink = {
+  name: "guild_members",
+  writeAll: (guildId, rows) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.asVoid(sql`UPDATE guild_members AS m SET
+          nick = v.nick, roles = v.roles::bigint[], mute = v.mute::boolean, deaf = v.deaf::boolean,
+          communication_disabled_until = v.timeout::timestamptz, avatar = v.avatar, banner = v.banner,
+          accent_color = v.accent_color::integer, profile_flags = v.profile_flags::integer, bio = v.bio, pronouns = v.pronouns
+        FROM (VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))})
+          AS v(user_id, nick, roles, mute, deaf, timeout, avatar, banner, accent_color, profile_flags, bio, pronouns)
+        WHERE m.guild_id = ${guildId} AND m.user_id = v.user_id::bigint`))
+}
+
+/** The member's row after an update, for `memberRows`. */
+export const memberRow = (userId: string, member: GuildMemberResponse, profile: MemberProfile): RowWrite => ({
+  sink: memberRows,
+  key: userId,
+  values: [
+    userId,
+    member.nick ?? null,
     // Role ids are snowflakes (digits only), so the array literal needs no escaping.
-    const roles = `{${member.roles.join(",")}}`
-    yield* sql`UPDATE guild_members SET
-        nick = ${member.nick ?? null}, roles = ${roles}::bigint[], mute = ${member.mute}, deaf = ${member.deaf},
-        communication_disabled_until = ${member.communication_disabled_until ?? null}::timestamptz,
-        avatar = ${member.avatar ?? null}, banner = ${member.banner ?? null}, accent_color = ${member.accent_color ?? null},
-        profile_flags = ${member.profile_flags ?? null}, bio = ${profile.bio}, pronouns = ${profile.pronouns}
-      WHERE guild_id = ${guildId} AND user_id = ${userId}`
-  })
+    `{${member.roles.join(",")}}`,
+    String(member.mute),
+    String(member.deaf),
+    member.communication_disabled_until ?? null,
+    member.avatar ?? null,
+    member.banner ?? null,
+    member.accent_color ?? null,
+    member.profile_flags ?? null,
+    profile.bio,
+    profile.pronouns
+  ]
+})
 
 export const deleteMemberRow = (guildId: string, userId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -45,11 +45,38 @@ export interface GuildEvent {
   readonly data: unknown
 }
 
+/** A column value of a batched row; the sink's statement casts it to the column's type. */
+export type SqlValue = string | number | boolean | null
+
+/**
+ * A statement that writes the rows of many writes at once: a batch hands it
+ * every row its writes left for it, at most one per key, the last one.
+ */
+export interface RowSink {
+  readonly name: string
+  readonly writeAll: (
+    guildId: string,
+    rows: ReadonlyArray<ReadonlyArray<SqlValue>>
+  ) => Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+}
+
+/** One row of a write for `sink`; a later row of the same key in the batch replaces it. */
+export interface RowWrite {
+  readonly sink: RowSink
+  readonly key: string
+  readonly values: ReadonlyArray<SqlValue>
+}
+
 export interface Decision<Reply> {
   readonly next: GuildState
   readonly reply: Reply
-  /** The rows of the change; it runs inside the actor's transaction. */
-  readonly persist: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+  /**
+   * The change's rows, for the writes a busy guild takes most: the batch writes
+   * the rows of all its writes in one statement per sink (BatchStatements.ts).
+   */
+  readonly rows?: ReadonlyArray<RowWrite>
+  /** Any other statements of the change; they run inside the batch's transaction, in order. */
+  readonly persist?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
   readonly audit: ReadonlyArray<AuditEntry>
   readonly events: ReadonlyArray<GuildEvent>
   /** The write removed the guild (its `persist` deleted the rows): the actor forgets it and answers UNKNOWN_GUILD. */
@@ -148,7 +175,6 @@ export const read = <const Tag extends string, Fields extends Schema.Struct.Fiel
 export const unchanged = <Reply>(state: GuildState, reply: Reply): Decision<Reply> => ({
   next: state,
   reply,
-  persist: Effect.void,
   audit: [],
   events: []
 })

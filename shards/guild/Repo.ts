@@ -6,9 +6,11 @@ import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.
 import { loadMembers } from "./MemberRows.ts"
 import { loadExpressions } from "./ExpressionRows.ts"
 import { loadBans, loadInvites } from "./BanInviteRows.ts"
+import { loadChannelMessages } from "./MessageRows.ts"
 import type { WriteContext } from "./Operations.ts"
 import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildSettings, GuildState } from "./State.ts"
+import { writeDecisions } from "./BatchStatements.ts"
 
 /** What the actor knows of a write it commits. */
 export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "reason" | "now">
@@ -53,6 +55,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           const bans = yield* Effect.provideService(loadBans(guildId), SqlClient.SqlClient, sql)
           const invites = yield* Effect.provideService(loadInvites(guildId), SqlClient.SqlClient, sql)
           const { emojis, stickers } = yield* Effect.provideService(loadExpressions(guildId), SqlClient.SqlClient, sql)
+          const channelMessages = yield* Effect.provideService(loadChannelMessages(guildId), SqlClient.SqlClient, sql)
           const { created_at, ...settings } = guild
           const state: GuildState = {
             guild: { ...settings, message_history_cutoff: isoTimestampOrNull(guild.message_history_cutoff) },
@@ -64,7 +67,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             bans,
             invites,
             emojis,
-            stickers
+            stickers,
+            channelMessages
           }
           return state
         }).pipe(Effect.orDie)
@@ -95,7 +99,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
       // statement each: round trips, not rows, are what a batch costs.
       const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>) =>
         sql.withTransaction(Effect.gen(function*() {
-          for (const { decision } of writes) yield* Effect.provideService(decision.persist, SqlClient.SqlClient, sql)
+          yield* Effect.provideService(writeDecisions(guildId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
           const audit = writes.flatMap(({ write, decision }) =>
             decision.audit.map((entry, i) =>
               sql`(${(BigInt(write.operationId) + BigInt(i)).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType},

@@ -5,6 +5,8 @@ import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "./Per
 import type { MemberProfile } from "./MemberProfile.ts"
 import type { GuildBan } from "./BanRules.ts"
 import type { GuildInvite } from "./InviteRules.ts"
+import { SharedMap } from "./SharedMap.ts"
+import type { ChannelMessages } from "./MessageWindow.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
@@ -17,9 +19,10 @@ export interface GuildState {
   readonly createdAt: string
   readonly roles: ReadonlyMap<string, GuildRoleResponse>
   readonly channels: ReadonlyMap<string, ChannelResponse>
-  readonly members: ReadonlyMap<string, GuildMemberResponse>
+  /** Shared maps: the writes a big guild takes most often change one member. */
+  readonly members: SharedMap<string, GuildMemberResponse>
   /** Bio, pronouns and join source by user id; a member without an entry has EMPTY_PROFILE. */
-  readonly memberProfiles: ReadonlyMap<string, MemberProfile>
+  readonly memberProfiles: SharedMap<string, MemberProfile>
   /** Bans by user id, expired ones included until a write prunes them. */
   readonly bans: ReadonlyMap<string, GuildBan>
   /** Invites by code (the vanity URL is not one of them). */
@@ -27,6 +30,8 @@ export interface GuildState {
   /** Custom emojis and stickers by id (src/expressions). */
   readonly emojis: ReadonlyMap<string, GuildEmoji>
   readonly stickers: ReadonlyMap<string, GuildSticker>
+  /** Each channel's newest messages and last message id (MessageWindow.ts); a channel without an entry has none. */
+  readonly channelMessages: SharedMap<string, ChannelMessages>
 }
 
 export const CHANNEL_TEXT = 0
@@ -105,12 +110,13 @@ export const createGuild = (input: NewGuild): GuildState => {
     createdAt: input.now,
     roles: new Map([[everyone.id, everyone]]),
     channels: new Map([[general.id, general]]),
-    members: new Map([[owner.user.id, owner]]),
-    memberProfiles: new Map(),
+    members: SharedMap.from([[owner.user.id, owner]]),
+    memberProfiles: SharedMap.empty(),
     bans: new Map(),
     invites: new Map(),
     emojis: new Map(),
-    stickers: new Map()
+    stickers: new Map(),
+    channelMessages: SharedMap.empty()
   }
 }
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { BadRequest } from "../http/Errors.ts"
 import { decodeImage, type ImageLimits } from "../media/Images.ts"
-import type { MediaStore } from "../media/MediaStore.ts"
+import { type MediaStore, mediaUnavailable } from "../media/MediaStore.ts"
 import type { Snowflakes } from "../platform/Snowflake.ts"
 import type { BulkFailure } from "./Schemas.ts"
 
@@ -26,7 +26,7 @@ export const makeUploads = (media: MediaStore["Service"], snowflakes: Snowflakes
     Effect.gen(function*() {
       const decoded = decodeImage(value, path, limits)
       if ("problem" in decoded) return { ok: false, problem: decoded.problem } as const
-      const mediaHash = yield* media.put(decoded.image.bytes)
+      const mediaHash = yield* media.put(decoded.image.bytes).pipe(Effect.catch(mediaUnavailable))
       const stored: StoredImage = { id: snowflakes.next(), mediaHash, animated: decoded.image.info.animated }
       return { ok: true, stored } as const
     })

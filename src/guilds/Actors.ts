@@ -88,13 +88,15 @@ export class Actors extends Context.Service<Actors, {
       const write: Actors["Service"]["write"] = (guildId, definition, fields, by) => {
         const command = definition.command.make(fields)
         if (!isWriteCommand(command)) return unregistered(definition.tag)
-        const call = guild(guildId).Write({
+        const payload = {
           operationId: snowflakes.next(),
           actorId: by.actorId,
           reason: by.reason ?? null,
           now: Date.now(),
           command
-        })
+        }
+        const published = actorLocalReads ? live.guilds.get(guildId) : undefined
+        const call = published === undefined ? guild(guildId).Write(payload) : published.write(payload)
         return Effect.flatMap(bounded(call), (json) => decodeReply(definition.reply, json))
       }
 

@@ -25,6 +25,9 @@ import { UsersApi } from "../users/Api.ts"
 import { NotesApi } from "../notes/Api.ts"
 import { SettingsApi } from "../settings/Api.ts"
 import { DiscoveryApi } from "../discovery/Api.ts"
+import { MessagesApi } from "../messages/Api.ts"
+import { GatewayApi } from "../gateway/Api.ts"
+import { ApplicationsApi, OAuth2ConsentApi, OAuth2TokensApi, PublicApplicationsApi } from "../oauth2/Api.ts"
 
 /** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
 export class Api extends HttpApi.make("guildhall")
@@ -55,6 +58,12 @@ export class Api extends HttpApi.make("guildhall")
   .add(InvitesApi)
   .add(PublicInvitesApi)
   .add(DiscoveryApi)
+  .add(MessagesApi)
+  .add(GatewayApi)
+  .add(ApplicationsApi)
+  .add(PublicApplicationsApi)
+  .add(OAuth2ConsentApi)
+  .add(OAuth2TokensApi)
   .add(AdminApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -13,6 +13,8 @@ import { Forbidden, Unauthorized } from "./Errors.ts"
 export class CurrentUser extends Context.Service<CurrentUser, {
   readonly id: string
   readonly session: Session
+  /** Set when the caller is a bot (`Bot <token>`): its application, whose id is also the bot's. */
+  readonly applicationId?: string
 }>()("guildhall/CurrentUser") {}
 
 export class UserAuthentication extends HttpApiMiddleware.Service<UserAuthentication, {

@@ -4,30 +4,53 @@ import type { unhandled } from "effect/Types"
 import { Acl, holds } from "../admin/Acls.ts"
 import { AdminRepo } from "../admin/Repo.ts"
 import { Sessions } from "../auth/Sessions.ts"
+import { BotTokens, looksLikeBotToken } from "../oauth2/BotTokens.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { AdminAuthentication, CurrentOperator, CurrentUser, parseAuthorization, UserAuthentication } from "./Authentication.ts"
 import { type Forbidden, missingPermissions, type Unauthorized, unauthorized } from "./Errors.ts"
 
 type Answer = Effect.Effect<HttpServerResponse.HttpServerResponse, Unauthorized | unhandled>
 
-/** Session tokens only, for now: bot and OAuth2 credentials arrive with their issues. */
+/**
+ * Session tokens, and bot tokens (`Bot <token>`) as the bot user. OAuth2 bearer
+ * tokens carry scopes, so only the routes made for them (src/oauth2) read those.
+ */
 export const UserAuthenticationLive = Layer.effect(
   UserAuthentication,
   Effect.gen(function*() {
     const sessions = yield* Sessions
+    const bots = yield* BotTokens
     // A plain middleware reading the header itself: the security-scheme machinery
     // (a schema decode of all headers per request) halved the throughput of user routes.
     return UserAuthentication.of((httpEffect) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Answer => {
         const parsed = parseAuthorization(request.headers.authorization ?? "")
-        if (parsed === undefined || parsed.scheme !== "session") return Effect.fail(unauthorized())
-        return Effect.flatMap(sessions.resolve(parsed.secret), (session): Answer =>
-          session === undefined
-            ? Effect.fail(unauthorized())
-            : Effect.provideService(httpEffect, CurrentUser, { id: session.userId, session }))
+        if (parsed === undefined) return Effect.fail(unauthorized())
+        if (parsed.scheme === "session") {
+          return Effect.flatMap(sessions.resolve(parsed.secret), (session): Answer =>
+            session === undefined
+              ? Effect.fail(unauthorized())
+              : Effect.provideService(httpEffect, CurrentUser, { id: session.userId, session }))
+        }
+        if (parsed.scheme !== "bot") return Effect.fail(unauthorized())
+        return Effect.flatMap(bots.resolve(parsed.secret), (bot): Answer =>
+          bot === undefined ? Effect.fail(unauthorized()) : Effect.provideService(httpEffect, CurrentUser, bot))
       }))
   })
 )
+
+/**
+ * The user a raw token authenticates, or undefined: a session token, a bot
+ * token with its `Bot ` prefix, or without it (discord.js sends it so in the
+ * gateway's IDENTIFY). What HTTP accepts, for the gateway.
+ */
+export const resolveToken = (token: string): Effect.Effect<CurrentUser["Service"] | undefined, never, Sessions | BotTokens> =>
+  Effect.gen(function*() {
+    const bot = token.startsWith("Bot ") ? token.slice(4).trim() : looksLikeBotToken(token) ? token : undefined
+    if (bot !== undefined) return yield* (yield* BotTokens).resolve(bot)
+    const session = yield* (yield* Sessions).resolve(token)
+    return session === undefined ? undefined : { id: session.userId, session }
+  })
 
 /** `Admin <key>`, or a user session whose ACLs open the admin API (conventions.md). */
 export const AdminAuthenticationLive = Layer.effect(

@@ -9,6 +9,7 @@ import { AppConfig, type Settings } from "../Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
+import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
 export const MAX_BODY = ByteSize.megabytes(1)
@@ -80,7 +81,11 @@ const server = (settings: Settings, handlers: Context.Context<Handlers>) =>
   HttpRouter.serve(routes(settings.logRequests, handlers), {
     disableLogger: true,
     routerConfig: { ignoreTrailingSlash: false, maxParamLength: 2048 }
-  }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host })))
+  }).pipe(Layer.provide(NodeHttpServer.layer(createServer, {
+    port: settings.port,
+    host: settings.host,
+    websocket: { maxPayload: MAX_FRAME_BYTES }
+  })))
 
 /**
  * Serves the handlers. Every request's fiber starts from the context the server

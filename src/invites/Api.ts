@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
 import { Snowflake } from "../http/Common.ts"
 import { ApiErrors } from "../http/Errors.ts"
+import { PackInviteResponse } from "../packs/Schemas.ts"
 import { ChannelInviteCreateRequest, GuildInviteMetadataResponse, GuildInviteResponse } from "./Schemas.ts"
 
 /** An invite code or vanity URL as it may appear in a path. */
@@ -10,6 +11,8 @@ const InviteCode = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9-]{1,32}$/, { message: "INVALID_FORMAT: Not an invite code" })
 )
 const codePath = { invite_code: InviteCode }
+/** A code names a guild invite (or vanity URL) or a pack invite. */
+const InviteResponse = Schema.Union([GuildInviteResponse, PackInviteResponse])
 const channelPath = { channel_id: Snowflake }
 
 export class InvitesApi extends HttpApiGroup.make("invites").add(
@@ -29,7 +32,7 @@ export class InvitesApi extends HttpApiGroup.make("invites").add(
     success: Schema.Array(GuildInviteMetadataResponse),
     error: ApiErrors
   }),
-  HttpApiEndpoint.post("join", "/invites/:invite_code", { params: codePath, success: GuildInviteResponse, error: ApiErrors }),
+  HttpApiEndpoint.post("join", "/invites/:invite_code", { params: codePath, success: InviteResponse, error: ApiErrors }),
   HttpApiEndpoint.delete("delete", "/invites/:invite_code", { params: codePath, error: ApiErrors })
 ).middleware(UserAuthentication) {}
 
@@ -38,7 +41,7 @@ export class PublicInvitesApi extends HttpApiGroup.make("publicInvites").add(
   HttpApiEndpoint.get("get", "/invites/:invite_code", {
     params: codePath,
     query: { with_counts: Schema.optional(Schema.Literals(["true", "false"])) },
-    success: GuildInviteResponse,
+    success: InviteResponse,
     error: ApiErrors
   })
 ) {}

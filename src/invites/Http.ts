@@ -8,6 +8,8 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { DEFAULT_INVITE_MAX_AGE } from "./Schemas.ts"
 import { NotFound, unauthorized, unknown } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { PackInvites } from "../packs/Invites.ts"
+import { PacksRepo } from "../packs/Repo.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
 import { InviteLookup } from "./Lookup.ts"
 
@@ -18,6 +20,7 @@ const InvitesHandlers = HttpApiBuilder.group(Api, "invites", (handlers) =>
     const actors = yield* Actors
     const users = yield* UsersRepo
     const lookup = yield* InviteLookup
+    const packInvites = yield* PackInvites
     const guildOfChannel = (channelId: string) =>
       Effect.flatMap(lookup.guildOfChannel(channelId), (guildId) =>
         guildId === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))
@@ -52,7 +55,11 @@ const InvitesHandlers = HttpApiBuilder.group(Api, "invites", (handlers) =>
       .handle("join", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const guildId = yield* guildOfInvite(params.invite_code)
+          const guildId = yield* lookup.guildOfInvite(params.invite_code)
+          if (guildId === undefined) {
+            const installed = yield* packInvites.accept(params.invite_code, me.id)
+            return installed ?? (yield* unknownInvite())
+          }
           const user = yield* users.findById(me.id)
           if (user === undefined) return yield* unauthorized()
           const joined = yield* actors.write(guildId, Invites.joinByInvite, {
@@ -76,16 +83,18 @@ const PublicInvitesHandlers = HttpApiBuilder.group(Api, "publicInvites", (handle
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const lookup = yield* InviteLookup
+    const packInvites = yield* PackInvites
     return handlers.handle("get", ({ params }) =>
       Effect.gen(function*() {
         const guildId = yield* lookup.guildOfInvite(params.invite_code)
-        if (guildId === undefined) return yield* unknownInvite()
+        if (guildId === undefined) return (yield* packInvites.show(params.invite_code)) ?? (yield* unknownInvite())
         // Anyone may look: no viewer is needed to read an invite.
         return yield* actors.read(guildId, Invites.getInvite, { code: params.invite_code, now: Date.now() }, "0")
       }))
   })))
 
-/** The invite routes; they find the guild of a channel or code through InviteLookup. */
+/** The invite routes; they find the guild of a channel or code through InviteLookup, or else a pack invite. */
 export const InvitesHttp = Layer.mergeAll(lean(InvitesHandlers), lean(PublicInvitesHandlers)).pipe(
-  Layer.provide(InviteLookup.layer)
+  Layer.provide(Layer.mergeAll(InviteLookup.layer, PackInvites.layer)),
+  Layer.provide(PacksRepo.layer)
 )

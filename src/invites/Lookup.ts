@@ -24,7 +24,7 @@ export const randomInviteCode = (): string => {
 export class InviteLookup extends Context.Service<InviteLookup, {
   readonly guildOfInvite: (code: string) => Effect.Effect<string | undefined>
   readonly guildOfChannel: (channelId: string) => Effect.Effect<string | undefined>
-  /** A fresh code no invite or vanity URL uses yet. */
+  /** A fresh code no guild invite, pack invite or vanity URL uses yet. */
   readonly newCode: Effect.Effect<string>
 }>()("guildhall/InviteLookup") {
   static readonly layer = Layer.effect(
@@ -43,10 +43,13 @@ export class InviteLookup extends Context.Service<InviteLookup, {
           Effect.map((rows) => rows[0]?.guild_id ?? undefined),
           Effect.orDie
         )
+      const isTaken = (code: string) =>
+        sql`SELECT 1 FROM guild_invites WHERE code = ${code} UNION ALL SELECT 1 FROM guilds WHERE vanity_url_code = ${code}
+            UNION ALL SELECT 1 FROM pack_invites WHERE code = ${code} LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
       // A clash is all but impossible; the primary key would refuse one that raced past this check.
       const newCode: Effect.Effect<string> = Effect.suspend(() => {
         const code = randomInviteCode()
-        return Effect.flatMap(guildOfInvite(code), (taken) => (taken === undefined ? Effect.succeed(code) : newCode))
+        return Effect.flatMap(isTaken(code), (taken) => (taken ? newCode : Effect.succeed(code)))
       })
       return InviteLookup.of({ guildOfInvite, guildOfChannel, newCode })
     })

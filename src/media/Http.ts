@@ -5,7 +5,7 @@ import { Api } from "../http/Api.ts"
 import { NotFound } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { contentTypeOf, inspectImage } from "./Images.ts"
-import { MediaStore } from "./MediaStore.ts"
+import { MediaStore, mediaUnavailable } from "./MediaStore.ts"
 
 const unknownMedia = () => new NotFound({ code: "NOT_FOUND", message: "No media under this hash" })
 
@@ -18,7 +18,7 @@ export const MediaHttp = lean(HttpApiBuilder.group(Api, "media", (handlers) =>
     return handlers.handle("get", ({ params, request }) =>
       Effect.gen(function*() {
         const etag = `"${params.hash}"`
-        const bytes = yield* store.get(params.hash)
+        const bytes = yield* store.get(params.hash).pipe(Effect.catch(mediaUnavailable))
         if (bytes === undefined) return yield* unknownMedia()
         const headers = { "cache-control": CACHE_CONTROL, etag }
         if (request.headers["if-none-match"] === etag) return HttpServerResponse.empty({ status: 304, headers })

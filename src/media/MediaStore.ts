@@ -1,25 +1,31 @@
-import { Context, Effect, Layer } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { Context, Effect, Layer, Option } from "effect"
+import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
-import { AppConfig } from "../Config.ts"
+import { AppConfig, type MediaS3Settings } from "../Config.ts"
+import { Unavailable } from "../http/Errors.ts"
+import { hashOf, MEDIA_HASH } from "./ContentAddress.ts"
+import { type ObjectStoreError, s3Store } from "./S3Store.ts"
 
-/** A stored object's name: the SHA-256 of its bytes, in hex. */
-export const MEDIA_HASH = /^[0-9a-f]{64}$/
-
-export const hashOf = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex")
+/** What clients see when the object store fails; the cause goes to the log. */
+export const mediaUnavailable = (error: ObjectStoreError) =>
+  Effect.andThen(
+    Effect.logWarning("media store failed", error.message),
+    Effect.fail(new Unavailable({ code: "SERVICE_UNAVAILABLE", message: "The media store could not be reached; try again later" }))
+  )
 
 /**
  * Uploaded files (emoji and sticker images), content-addressed: the same
  * bytes are stored once whoever uploads them, and an object never changes, so
  * it can be cached forever. Nothing is deleted when a row stops pointing at an
- * object: another row may share it.
+ * object: another row may share it. Only a remote store fails as a matter of
+ * course; local disk trouble is a defect.
  */
 export class MediaStore extends Context.Service<MediaStore, {
   /** Stores the bytes (once) and answers their hash. */
-  readonly put: (bytes: Uint8Array) => Effect.Effect<string>
+  readonly put: (bytes: Uint8Array) => Effect.Effect<string, ObjectStoreError>
   /** The bytes of `hash`, or undefined when nothing is stored under it. */
-  readonly get: (hash: string) => Effect.Effect<Uint8Array | undefined>
+  readonly get: (hash: string) => Effect.Effect<Uint8Array | undefined, ObjectStoreError>
 }>()("guildhall/MediaStore") {
   /** On local disk under `root`, fanned out by the first two hex digits of the hash. */
   static readonly local = (root: string) => {
@@ -53,9 +59,13 @@ export class MediaStore extends Context.Service<MediaStore, {
     return MediaStore.of({ put, get })
   }
 
-  /** `DATA_DIR/media`. */
+  /** On an S3-compatible store (S3Store.ts). */
+  static readonly s3 = (settings: MediaS3Settings) => MediaStore.of(s3Store(settings))
+
+  /** The S3 bucket of `MEDIA_S3_*` when configured, otherwise `DATA_DIR/media`. */
   static readonly layer = Layer.effect(
     MediaStore,
-    Effect.map(AppConfig, ({ dataDir }) => MediaStore.local(Path.resolve(dataDir, "media")))
+    Effect.map(AppConfig, ({ dataDir, mediaS3 }) =>
+      Option.isSome(mediaS3) ? MediaStore.s3(mediaS3.value) : MediaStore.local(Path.resolve(dataDir, "media")))
   )
 }

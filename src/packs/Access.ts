@@ -3,6 +3,10 @@ import { BadRequest, Forbidden, missingPermissions, NotFound } from "../http/Err
 import type { PacksRepo } from "./Repo.ts"
 import type { PackSummaryResponse, PackType } from "./Schemas.ts"
 
+/** Per user and per kind; the spec leaves them open. */
+export const CREATED_LIMIT = 10
+export const INSTALLED_LIMIT = 100
+
 export const unknownPack = () => new NotFound({ code: "UNKNOWN_PACK", message: "Unknown pack" })
 export const packAccessDenied = () => new Forbidden({ code: "PACK_ACCESS_DENIED", message: "You do not have this pack installed" })
 export const invalidPackType = () => new BadRequest({ code: "INVALID_PACK_TYPE", message: "Pack type is emoji or sticker" })

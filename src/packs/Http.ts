@@ -5,18 +5,15 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { InviteLookup } from "../invites/Lookup.ts"
 import { MediaStore } from "../media/MediaStore.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
-import { isoTimestamp } from "../platform/Timestamps.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
-import { invalidPackType, maxPacks, packAccess } from "./Access.ts"
+import { CREATED_LIMIT, INSTALLED_LIMIT, invalidPackType, maxPacks, packAccess } from "./Access.ts"
+import { PackInvites } from "./Invites.ts"
 import { PACK_EMOJIS, PACK_STICKERS, makePackItems } from "./Items.ts"
-import { inviteExpiry, type PackInviteRow, PacksRepo } from "./Repo.ts"
-import { PackType, type PackSummaryResponse } from "./Schemas.ts"
-
-/** Per user and per kind; the spec leaves them open. */
-const CREATED_LIMIT = 10
-const INSTALLED_LIMIT = 100
+import { PacksRepo } from "./Repo.ts"
+import { PackType } from "./Schemas.ts"
 
 /** A sticker's text as created: absent description and tags are empty. */
 const stickerText = (sticker: { readonly description?: string | null | undefined; readonly tags?: ReadonlyArray<string> | undefined }) => ({
@@ -32,29 +29,14 @@ const PacksHandlers = HttpApiBuilder.group(Api, "packs", (handlers) =>
     const snowflakes = yield* Snowflakes
     const uploads = makeUploads(yield* MediaStore, snowflakes)
     const access = packAccess(repo)
+    const packInvites = yield* PackInvites
+    const lookup = yield* InviteLookup
 
     const userOf = (userId: string) =>
       Effect.flatMap(users.findById(userId), (row) => (row === undefined ? Effect.fail(unauthorized()) : Effect.succeed(toUserPartial(row))))
 
     const items = makePackItems(repo, access, uploads, userOf)
 
-    const inviteView = (pack: PackSummaryResponse, row: PackInviteRow) =>
-      Effect.gen(function*() {
-        const creator = yield* userOf(pack.creator_id)
-        const inviter = row.inviter_id === pack.creator_id ? creator : yield* userOf(row.inviter_id)
-        const { installed_at: _, ...summary } = pack
-        return {
-          code: row.code,
-          type: pack.type === "emoji" ? 2 as const : 3 as const,
-          pack: { ...summary, creator },
-          inviter,
-          expires_at: inviteExpiry(row),
-          temporary: row.temporary,
-          created_at: isoTimestamp(row.created_at),
-          uses: row.uses,
-          max_uses: row.max_uses
-        }
-      })
     /** Invites name a pack of either kind. */
     const anyPack = (packId: string, userId: string) =>
       Effect.flatMap(repo.find(packId), (pack) => access.managed(packId, pack?.type ?? "emoji", userId))
@@ -95,19 +77,21 @@ const PacksHandlers = HttpApiBuilder.group(Api, "packs", (handlers) =>
           const me = yield* CurrentUser
           const pack = yield* anyPack(params.pack_id, me.id)
           const rows = yield* repo.invites(pack.id)
-          return yield* Effect.forEach(rows, (row) => inviteView(pack, row))
+          return yield* Effect.forEach(rows, (row) => packInvites.metadata(pack, row))
         }))
       .handle("createInvite", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const pack = yield* anyPack(params.pack_id, me.id)
           const row = yield* repo.createInvite({
+            // Codes share /invites/{code} with guild invites, so they are drawn from the same space.
+            code: yield* lookup.newCode,
             packId: pack.id,
             inviterId: me.id,
             maxUses: payload.max_uses ?? 0,
             maxAgeSeconds: payload.max_age ?? 86400
           })
-          return yield* inviteView(pack, row)
+          return yield* packInvites.metadata(pack, row)
         }))
       .handle("listEmojis", ({ params }) => items.list(PACK_EMOJIS, params.pack_id))
       .handle("createEmoji", ({ params, payload }) =>
@@ -143,4 +127,7 @@ const PacksHandlers = HttpApiBuilder.group(Api, "packs", (handlers) =>
   })))
 
 /** The pack routes, with their repository. */
-export const PacksHttp = lean(PacksHandlers).pipe(Layer.provide(PacksRepo.layer))
+export const PacksHttp = lean(PacksHandlers).pipe(
+  Layer.provide(Layer.mergeAll(PackInvites.layer, InviteLookup.layer)),
+  Layer.provide(PacksRepo.layer)
+)

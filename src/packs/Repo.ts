@@ -1,6 +1,5 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { randomBytes } from "node:crypto"
 import type { StoredImage } from "../expressions/Uploads.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../platform/Timestamps.ts"
 import type { PackSummaryResponse, PackType } from "./Schemas.ts"
@@ -42,6 +41,12 @@ export interface PackInviteRow {
   readonly expires_at: Date | string | null
 }
 
+/** What accepting a pack invite came to. */
+export type Redemption =
+  | { readonly _tag: "UnknownInvite" }
+  | { readonly _tag: "TooManyPacks" }
+  | { readonly _tag: "Installed"; readonly invite: PackInviteRow }
+
 export const toSummary = (row: PackRow): PackSummaryResponse => ({
   id: row.id,
   name: row.name,
@@ -73,8 +78,18 @@ export class PacksRepo extends Context.Service<PacksRepo, {
   readonly addItems: (packId: string, creatorId: string, items: ReadonlyArray<NewPackItem>) => Effect.Effect<ReadonlyArray<NewPackItem>>
   readonly updateItem: (itemId: string, item: Omit<PackItem, "id" | "animated">) => Effect.Effect<void>
   readonly deleteItem: (itemId: string) => Effect.Effect<void>
-  readonly createInvite: (invite: { packId: string; inviterId: string; maxUses: number; maxAgeSeconds: number }) => Effect.Effect<PackInviteRow>
+  readonly createInvite: (
+    invite: { code: string; packId: string; inviterId: string; maxUses: number; maxAgeSeconds: number }
+  ) => Effect.Effect<PackInviteRow>
+  /** The pack's live invites. */
   readonly invites: (packId: string) => Effect.Effect<ReadonlyArray<PackInviteRow>>
+  readonly findInvite: (code: string) => Effect.Effect<PackInviteRow | undefined>
+  /**
+   * Installs the pack of a live invite for the user and counts the use, unless
+   * they have it already (no use counted) or already have `installedLimit`
+   * packs of its kind.
+   */
+  readonly redeemInvite: (code: string, userId: string, installedLimit: number) => Effect.Effect<Redemption>
 }>()("guildhall/PacksRepo") {
   static readonly layer = Layer.effect(
     PacksRepo,
@@ -118,6 +133,24 @@ export class PacksRepo extends Context.Service<PacksRepo, {
         })).pipe(Effect.orDie)
 
       const ITEM_COLUMNS = sql`id, name, description, tags, animated`
+      /** An invite past its expiry or out of uses no longer resolves, lists or installs. */
+      const LIVE_INVITE = sql`(expires_at IS NULL OR expires_at > now()) AND (max_uses = 0 OR uses < max_uses)`
+
+      const redeemInvite: PacksRepo["Service"]["redeemInvite"] = (code, userId, installedLimit) =>
+        sql.withTransaction(Effect.gen(function*() {
+          // The invite row's lock keeps two redemptions of its last use from both passing.
+          const [invite] = yield* sql<PackInviteRow>`SELECT * FROM pack_invites WHERE code = ${code} AND ${LIVE_INVITE} FOR UPDATE`
+          if (invite === undefined) return { _tag: "UnknownInvite" } as const
+          const [has] = yield* sql<{ readonly installed: boolean; readonly same_kind: number }>`
+            SELECT EXISTS (SELECT 1 FROM pack_installations WHERE pack_id = ${invite.pack_id} AND user_id = ${userId}) AS installed,
+                   (SELECT count(*)::int FROM pack_installations i JOIN packs p ON p.id = i.pack_id
+                     WHERE i.user_id = ${userId} AND p.type = (SELECT type FROM packs WHERE id = ${invite.pack_id})) AS same_kind`
+          if (has?.installed === true) return { _tag: "Installed", invite } as const
+          if ((has?.same_kind ?? 0) >= installedLimit) return { _tag: "TooManyPacks" } as const
+          yield* sql`INSERT INTO pack_installations (pack_id, user_id) VALUES (${invite.pack_id}, ${userId})`
+          const [used] = yield* sql<PackInviteRow>`UPDATE pack_invites SET uses = uses + 1 WHERE code = ${code} RETURNING *`
+          return { _tag: "Installed", invite: used ?? invite } as const
+        })).pipe(Effect.orDie)
 
       return PacksRepo.of({
         create,
@@ -159,17 +192,21 @@ export class PacksRepo extends Context.Service<PacksRepo, {
         deleteItem: (itemId) => sql`DELETE FROM pack_items WHERE id = ${itemId}`.pipe(Effect.asVoid, Effect.orDie),
         createInvite: (invite) =>
           Effect.gen(function*() {
-            const code = randomBytes(6).toString("base64url")
             const expires = invite.maxAgeSeconds === 0 ? null : new Date(Date.now() + invite.maxAgeSeconds * 1000).toISOString()
             const [row] = yield* sql<PackInviteRow>`
               INSERT INTO pack_invites (code, pack_id, inviter_id, max_uses, expires_at)
-              VALUES (${code}, ${invite.packId}, ${invite.inviterId}, ${invite.maxUses}, ${expires}) RETURNING *`
+              VALUES (${invite.code}, ${invite.packId}, ${invite.inviterId}, ${invite.maxUses}, ${expires}) RETURNING *`
             if (row === undefined) return yield* Effect.die(new Error("an invite just inserted is missing"))
             return row
           }).pipe(Effect.orDie),
         invites: (packId) =>
-          sql<PackInviteRow>`SELECT * FROM pack_invites WHERE pack_id = ${packId}
-                             AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at`.pipe(Effect.orDie)
+          sql<PackInviteRow>`SELECT * FROM pack_invites WHERE pack_id = ${packId} AND ${LIVE_INVITE} ORDER BY created_at`.pipe(Effect.orDie),
+        findInvite: (code) =>
+          sql<PackInviteRow>`SELECT * FROM pack_invites WHERE code = ${code} AND ${LIVE_INVITE}`.pipe(
+            Effect.map((rows) => rows[0]),
+            Effect.orDie
+          ),
+        redeemInvite
       })
     })
   )

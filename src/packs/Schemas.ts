@@ -38,7 +38,8 @@ export const PackInviteCreateRequest = Schema.Struct({
   unique: Schema.optional(Schema.NullOr(Schema.Boolean))
 })
 
-export const PackInviteMetadataResponse = Schema.Struct({
+/** A pack invite as anyone holding its code sees it (GET and POST /invites/{code}). */
+export const PackInviteResponse = Schema.Struct({
   code: Schema.String,
   /** 2 emoji pack, 3 sticker pack. */
   type: Schema.Literals([2, 3]),
@@ -54,7 +55,12 @@ export const PackInviteMetadataResponse = Schema.Struct({
   }),
   inviter: Schema.optional(Schema.NullOr(UserPartialResponse)),
   expires_at: Schema.optional(Schema.NullOr(Schema.String)),
-  temporary: Schema.Boolean,
+  temporary: Schema.Boolean
+})
+export type PackInviteResponse = typeof PackInviteResponse.Type
+
+export const PackInviteMetadataResponse = Schema.Struct({
+  ...PackInviteResponse.fields,
   created_at: Schema.String,
   uses: Int32,
   max_uses: Int32

@@ -4,6 +4,7 @@ import { activeBans, banExpiry, isBanActive, isBanned, pruneExpiredBans, withBan
 import { banMember, unbanMember } from "../../shards/guild/operations/Bans.ts"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
+import { SharedMap } from "../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const T0 = Date.parse("2026-03-01T00:00:00.000Z")
@@ -11,7 +12,7 @@ const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), n
 
 const withMember = (state: GuildState, id: string, roles: ReadonlyArray<string> = []): GuildState => ({
   ...state,
-  members: new Map([...state.members, [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
+  members: SharedMap.from([...state.members, [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
 })
 const withRole = (state: GuildState, id: string, position: number, permissions: bigint): GuildState => ({
   ...state,

@@ -12,6 +12,7 @@ import {
 } from "../../shards/guild/InviteRules.ts"
 import { createInvite, deleteInvite, joinByInvite } from "../../shards/guild/operations/Invites.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
+import { SharedMap } from "../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const T0 = Date.parse("2026-03-01T00:00:00.000Z")
@@ -141,7 +142,7 @@ describe("invite decisions", () => {
     assert.deepStrictEqual(decision.audit.map((a) => a.actionType), [42])
     const member: GuildState = {
       ...s,
-      members: new Map([...s.members, ["2", { user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
+      members: SharedMap.from([...s.members, ["2", { user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
     }
     assert.include(failure(deleteInvite.decide(member, deleteInvite.command.make({ code: "abc" }), context("2"))), "MISSING_PERMISSIONS")
   })

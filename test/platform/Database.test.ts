@@ -38,7 +38,10 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   actorLocalReads: true,
   accountDeletionGraceDays: 14,
   accountDeletionSweepSeconds: 60,
-  discoveryMinMembers: 5
+  discoveryMinMembers: 5,
+  mediaS3: Option.none(),
+  gatewayUrl: Option.none(),
+  gatewayHeartbeatMillis: 41_250
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

@@ -1,10 +1,8 @@
 import { Effect, Schema } from "effect"
 import { UserPartialResponse } from "../../../src/users/Schemas.ts"
 import { admit, checkAdmission } from "../Admission.ts"
+import { JOIN_SOURCE_DISCOVERY } from "../JoinSources.ts"
 import { unchanged, write } from "../Operations.ts"
-
-/** JoinSourceType of a member who came from the discovery listing. */
-export const JOIN_SOURCE_DISCOVERY = 3
 
 /**
  * POST /discovery/guilds/{id}/join: `user` joins a listed guild (the caller

@@ -12,12 +12,11 @@ import {
   inviteMetadata,
   invitesDisabled,
   inviteView,
-  JOIN_SOURCE_INSTANT_INVITE,
-  JOIN_SOURCE_VANITY_URL,
   liveInvites,
   pruneDeadInvites,
   reusableInvite
 } from "../InviteRules.ts"
+import { JOIN_SOURCE_INSTANT_INVITE, JOIN_SOURCE_VANITY_URL } from "../JoinSources.ts"
 import { read, unchanged, write } from "../Operations.ts"
 import { has, Permission } from "../Permissions.ts"
 import type { GuildState } from "../State.ts"

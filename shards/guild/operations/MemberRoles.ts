@@ -25,7 +25,7 @@ const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boo
       if (member.roles.includes(roleId) === adding) return unchanged(state, null)
       const roles = adding ? [...member.roles, roleId] : member.roles.filter((id) => id !== roleId)
       const updated: GuildMemberResponse = { ...member, roles }
-      const next: GuildState = { ...state, members: new Map([...state.members, [targetId, updated]]) }
+      const next: GuildState = { ...state, members: state.members.with(targetId, updated) }
       return {
         next,
         reply: null,

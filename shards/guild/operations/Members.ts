@@ -3,10 +3,11 @@ import { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
 import { invalidField, missingPermissions, unknown } from "../../../src/http/Errors.ts"
 import { MemberSearchRequest, MemberSearchResponse } from "../../../src/members/Schemas.ts"
 import { requireMember, requirePermission } from "../Access.ts"
+import { withoutMember } from "../BanRules.ts"
 import { outranks } from "../Hierarchy.ts"
 import { searchMembers } from "../MemberSearch.ts"
 import { applyMemberPatch, MemberPatch } from "../MemberUpdate.ts"
-import { deleteMemberRow, updateMemberRow } from "../MemberRows.ts"
+import { deleteMemberRow, memberRow } from "../MemberRows.ts"
 import { type AuditEntry, type GuildEvent, read, unchanged, write } from "../Operations.ts"
 import { Permission } from "../Permissions.ts"
 import { guildPermissions, membersPage, type GuildState } from "../State.ts"
@@ -78,26 +79,20 @@ export const updateMember = write(
           : { actionType: MEMBER_MOVE, targetId: null, changes: [], options: { channel_id: patch.channel_id, count: "1" } })
       }
       if (audit.length === 0) return unchanged(state, applied.member)
-      const members = new Map(state.members).set(targetId, applied.member)
-      const memberProfiles = new Map(state.memberProfiles).set(targetId, applied.profile)
-      const next: GuildState = { ...state, members, memberProfiles }
+      const next: GuildState = {
+        ...state,
+        members: state.members.with(targetId, applied.member),
+        memberProfiles: state.memberProfiles.with(targetId, applied.profile)
+      }
       return {
         next,
         reply: applied.member,
-        persist: updateMemberRow(context.guildId, targetId, applied.member, applied.profile),
+        rows: [memberRow(targetId, applied.member, applied.profile)],
         audit,
         events: [memberEvent(context.guildId, applied.member)]
       }
     })
 )
-
-const without = (state: GuildState, userId: string): GuildState => {
-  const members = new Map(state.members)
-  members.delete(userId)
-  const memberProfiles = new Map(state.memberProfiles)
-  memberProfiles.delete(userId)
-  return { ...state, members, memberProfiles }
-}
 
 const removeEvent = (guildId: string, member: GuildMemberResponse): GuildEvent => ({
   type: "GUILD_MEMBER_REMOVE",
@@ -112,7 +107,7 @@ export const kickMember = write("KickMember", { targetId: Schema.String }, Schem
     if (member === undefined) return yield* Effect.fail(unknown("MEMBER"))
     if (!outranks(state, context.actorId, targetId)) return yield* Effect.fail(missingPermissions())
     return {
-      next: without(state, targetId),
+      next: withoutMember(state, targetId),
       reply: null,
       persist: deleteMemberRow(context.guildId, targetId),
       audit: [{ actionType: MEMBER_KICK, targetId, changes: [] }],
@@ -130,7 +125,7 @@ export const leaveGuild = write("LeaveGuild", {}, Schema.Null, (state, _command,
       return yield* invalidField("guild_id", "CANNOT_LEAVE_GUILD_AS_OWNER", "The owner cannot leave; transfer the guild first")
     }
     return {
-      next: without(state, context.actorId),
+      next: withoutMember(state, context.actorId),
       reply: null,
       persist: deleteMemberRow(context.guildId, context.actorId),
       audit: [],

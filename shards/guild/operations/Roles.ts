@@ -123,8 +123,9 @@ export const deleteRole = write("DeleteRole", { roleId: Schema.String }, Schema.
     const roles = new Map(state.roles)
     roles.delete(roleId)
     const holders = [...state.members.values()].filter((m) => m.roles.includes(roleId))
-    const members = new Map(state.members)
-    for (const member of holders) members.set(member.user.id, { ...member, roles: member.roles.filter((id) => id !== roleId) })
+    const members = state.members.withAll(
+      holders.map((member) => [member.user.id, { ...member, roles: member.roles.filter((id) => id !== roleId) }] as const)
+    )
     return {
       next: { ...state, roles, members },
       reply: null,

@@ -9,6 +9,11 @@ import { expressionsReads, expressionsWrites } from "./Expressions.ts"
 import { bansReads, bansWrites } from "./Bans.ts"
 import { invitesReads, invitesWrites } from "./Invites.ts"
 import { discoveryWrites } from "./Discovery.ts"
+import { botsWrites } from "./Bots.ts"
+import { messagesWrites } from "./Messages.ts"
+import { messageEditWrites } from "./MessageEdits.ts"
+import { deleteAttachment } from "./MessageAttachments.ts"
+import { messageReads } from "./MessageReads.ts"
 
 /**
  * Every write and read a guild actor runs. A sub-domain adds its definitions
@@ -24,7 +29,11 @@ export const writes = [
   ...guildWrites,
   ...bansWrites,
   ...invitesWrites,
-  ...discoveryWrites
+  ...discoveryWrites,
+  ...botsWrites,
+  ...messagesWrites,
+  ...messageEditWrites,
+  deleteAttachment
 ] as const
 
 export const reads = [
@@ -35,7 +44,8 @@ export const reads = [
   ...expressionsReads,
   ...guildReads,
   ...bansReads,
-  ...invitesReads
+  ...invitesReads,
+  ...messageReads
 ] as const
 
 /** Any write command, as it travels to the actor. */

@@ -3,6 +3,7 @@ import { canView, channelPermissions, type Overwrite } from "../../../shards/gui
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -19,7 +20,7 @@ const channel = (id: string, overwrites: ReadonlyArray<Overwrite>, parentId: str
 const state: GuildState = {
   ...base,
   roles: new Map([...base.roles, role("10", Permission.MANAGE_MESSAGES), role("11", Permission.ADMINISTRATOR)]),
-  members: new Map([...base.members, member("2", ["10"]), member("3", ["11"]), member("4", []), member("5", ["10"], "2030-01-01T00:00:00Z")])
+  members: SharedMap.from([...base.members, member("2", ["10"]), member("3", ["11"]), member("4", []), member("5", ["10"], "2030-01-01T00:00:00Z")])
 }
 const V = Permission.VIEW_CHANNEL
 const S = Permission.SEND_MESSAGES
@@ -53,7 +54,7 @@ describe("channel permissions", () => {
   })
 
   it("combines role overwrites: allows and denies are ORed before applying", () => {
-    const s: GuildState = { ...state, members: new Map([...state.members, member("6", ["10", "12"])]), roles: new Map([...state.roles, role("12", 0n)]) }
+    const s: GuildState = { ...state, members: SharedMap.from([...state.members, member("6", ["10", "12"])]), roles: new Map([...state.roles, role("12", 0n)]) }
     const c = channel("200", [overwrite("10", 0, S, 0n), overwrite("12", 0, 0n, S | Permission.ADD_REACTIONS)])
     const granted = channelPermissions(s, "6", c)
     // Allow wins within the role layer: (p & ~deny) | allow.

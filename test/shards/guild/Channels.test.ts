@@ -7,6 +7,7 @@ import { Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { ChannelCreateRequest } from "../../../src/channels/Schemas.ts"
 import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -21,7 +22,7 @@ const context = (actorId: string): WriteContext =>
 const state: GuildState = {
   ...base,
   roles: new Map([...base.roles, role("10", Permission.MANAGE_CHANNELS), role("11", Permission.MANAGE_CHANNELS | Permission.MANAGE_ROLES)]),
-  members: new Map([...base.members, member("2", ["10"]), member("3", ["11"]), member("4", [])])
+  members: SharedMap.from([...base.members, member("2", ["10"]), member("3", ["11"]), member("4", [])])
 }
 
 const create = (s: GuildState, actorId: string, channelId: string, request: ChannelCreateRequest) =>

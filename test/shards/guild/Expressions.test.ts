@@ -3,6 +3,7 @@ import { Effect, Exit } from "effect"
 import { createEmoji, createEmojis, deleteEmoji, updateSticker, createSticker } from "../../../shards/guild/operations/Expressions.ts"
 import type { WriteContext } from "../../../shards/guild/Operations.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -48,7 +49,7 @@ describe("expression decisions", () => {
 
   it("lets only managers or the creator holding CREATE_EXPRESSIONS delete, and 404s unknown ids", () => {
     const member = { user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }
-    const state = { ...bulk(base, items(1)).next, members: new Map([...base.members, ["2", member]]) }
+    const state = { ...bulk(base, items(1)).next, members: SharedMap.from([...base.members, ["2", member]]) }
     const byMember = Effect.runSyncExit(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: "1000" }), { ...context, actorId: "2" }))
     expect(JSON.stringify(byMember)).toContain("MISSING_PERMISSIONS")
     const unknown = Effect.runSyncExit(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: "1" }), context))

@@ -5,6 +5,7 @@ import * as Guild from "../../../shards/guild/operations/Guild.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { BadRequest } from "../../../src/http/Errors.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string, bot = false) => ({
   id,
@@ -19,7 +20,7 @@ const user = (id: string, bot = false) => ({
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
 const withMember = (state: GuildState, id: string, options: { bot?: boolean; roles?: Array<string> } = {}): GuildState => ({
   ...state,
-  members: new Map([...state.members, [id, {
+  members: SharedMap.from([...state.members, [id, {
     user: user(id, options.bot),
     roles: options.roles ?? [],
     joined_at: "2026-01-02T00:00:00.000Z",

@@ -3,6 +3,7 @@ import { canGrant, canManageRole, compareRoles, highestPosition, highestRole, ou
 import { Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -18,7 +19,7 @@ const guild = (members: Record<string, ReadonlyArray<string>>): GuildState => ({
     ...base.roles,
     ...[role("10", 3, Permission.MANAGE_ROLES), role("11", 2), role("12", 1), role("13", 1)].map((r): [string, GuildRoleResponse] => [r.id, r])
   ]),
-  members: new Map([
+  members: SharedMap.from([
     ...base.members,
     ...Object.entries(members).map(([id, roles]): [string, GuildMemberResponse] =>
       [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }])
@@ -76,7 +77,7 @@ describe("role hierarchy", () => {
     assert.isFalse(canGrant(state, "2", Permission.BAN_MEMBERS))
     assert.isTrue(canGrant(state, "1", Permission.ADMINISTRATOR))
     const admin: GuildState = { ...state, roles: new Map([...state.roles, ["11", role("11", 2, Permission.ADMINISTRATOR)]]) }
-    const withAdmin: GuildState = { ...admin, members: new Map([...admin.members, ["3", { ...admin.members.get("2")!, user: user("3"), roles: ["11"] }]]) }
+    const withAdmin: GuildState = { ...admin, members: SharedMap.from([...admin.members, ["3", { ...admin.members.get("2")!, user: user("3"), roles: ["11"] }]]) }
     assert.isTrue(canGrant(withAdmin, "3", Permission.BAN_MEMBERS))
   })
 })

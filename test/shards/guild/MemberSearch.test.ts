@@ -4,6 +4,7 @@ import { searchIndex, searchMembers } from "../../../shards/guild/MemberSearch.t
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
 import { SNOWFLAKE_EPOCH } from "../../../src/platform/Snowflake.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 /** A snowflake made at `ms` (unix), so the user's creation time is known. */
 const idAt = (ms: number, n: number) => (((BigInt(ms) - SNOWFLAKE_EPOCH) << 22n) + BigInt(n)).toString()
@@ -19,8 +20,8 @@ const withMembers = (
   members: ReadonlyArray<{ member: GuildMemberResponse; profile?: MemberProfile }>
 ): GuildState => ({
   ...state,
-  members: new Map([...state.members, ...members.map((m): [string, GuildMemberResponse] => [m.member.user.id, m.member])]),
-  memberProfiles: new Map([
+  members: SharedMap.from([...state.members, ...members.map((m): [string, GuildMemberResponse] => [m.member.user.id, m.member])]),
+  memberProfiles: SharedMap.from([
     ...state.memberProfiles,
     ...members.flatMap((m): Array<[string, MemberProfile]> => (m.profile ? [[m.member.user.id, m.profile]] : []))
   ])

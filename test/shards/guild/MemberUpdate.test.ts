@@ -3,6 +3,7 @@ import { Effect, Exit } from "effect"
 import { applyMemberPatch, MAX_TIMEOUT_MS, type MemberPatch } from "../../../shards/guild/MemberUpdate.ts"
 import { Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const now = Date.parse("2026-06-01T00:00:00Z")
@@ -12,7 +13,7 @@ const withRole = (state: GuildState, id: string, permissions: bigint, position: 
 })
 const withMember = (state: GuildState, id: string, roles: ReadonlyArray<string>): GuildState => ({
   ...state,
-  members: new Map([...state.members, [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
+  members: SharedMap.from([...state.members, [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
 })
 
 const MOD = Permission.MANAGE_NICKNAMES | Permission.MANAGE_ROLES | Permission.MODERATE_MEMBERS

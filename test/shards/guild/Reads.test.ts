@@ -5,12 +5,13 @@ import { Permission } from "../../../shards/guild/Permissions.ts"
 import * as Reads from "../../../shards/guild/Reads.ts"
 import { createGuild, type GuildState, viewFor } from "../../../shards/guild/State.ts"
 import { GuildResponse } from "../../../src/guilds/Schemas.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
 const withMember = (state: GuildState, id: string): GuildState => ({
   ...state,
-  members: new Map([...state.members, [id, { user: user(id), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
+  members: SharedMap.from([...state.members, [id, { user: user(id), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
 })
 
 describe("guild reads", () => {

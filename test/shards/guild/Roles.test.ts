@@ -8,6 +8,7 @@ import { Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
 import { BadRequest } from "../../../src/http/Errors.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -21,7 +22,7 @@ const member = (id: string, roles: ReadonlyArray<string>): [string, GuildMemberR
 const state: GuildState = {
   ...base,
   roles: new Map([...base.roles, ...[role("10", 3, Permission.MANAGE_ROLES), role("11", 2), role("12", 1)].map((r): [string, GuildRoleResponse] => [r.id, r])]),
-  members: new Map([...base.members, member("2", ["10"]), member("3", ["12"]), member("4", [])])
+  members: SharedMap.from([...base.members, member("2", ["10"]), member("3", ["12"]), member("4", [])])
 }
 const context = (actorId: string): WriteContext => ({ guildId: "100", actorId, operationId: "5000", reason: null, now: Date.parse("2026-02-01T00:00:00Z") })
 

@@ -1,13 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../shards/guild/Permissions.ts"
 import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, membersPage, viewFor } from "../../../shards/guild/State.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
 
 const withMember = (state: GuildState, id: string, roles: ReadonlyArray<string> = []): GuildState => ({
   ...state,
-  members: new Map([...state.members, [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
+  members: SharedMap.from([...state.members, [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]])
 })
 const withRole = (state: GuildState, id: string, permissions: bigint): GuildState => ({
   ...state,

@@ -4,6 +4,7 @@ import { requirePermission } from "../../../shards/guild/Access.ts"
 import { Permission } from "../../../shards/guild/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { isTimedOut, permissionsAt, TIMED_OUT_ALLOWED } from "../../../shards/guild/Timeouts.ts"
+import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -11,7 +12,7 @@ const now = Date.parse("2026-06-01T00:00:00Z")
 
 const withMember = (state: GuildState, id: string, until: string | null, roles: ReadonlyArray<string> = []): GuildState => ({
   ...state,
-  members: new Map([...state.members, [id, {
+  members: SharedMap.from([...state.members, [id, {
     user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false, communication_disabled_until: until
   }]])
 })
@@ -46,7 +47,7 @@ describe("timeouts", () => {
   it("does not bind the owner or administrators", () => {
     const ownerTimedOut: GuildState = {
       ...s,
-      members: new Map([...s.members, ["1", { ...user1Member(s), communication_disabled_until: later }]])
+      members: SharedMap.from([...s.members, ["1", { ...user1Member(s), communication_disabled_until: later }]])
     }
     assert.isTrue(allowed(ownerTimedOut, "1", Permission.MANAGE_GUILD))
     assert.isTrue(allowed(s, "4", Permission.MANAGE_GUILD | Permission.SEND_MESSAGES))

@@ -1,0 +1,100 @@
+import { Effect, Schema } from "effect"
+import type { GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import { BadRequest } from "../../../src/http/Errors.ts"
+import { UserPartialResponse } from "../../../src/users/Schemas.ts"
+import { requirePermission } from "../Access.ts"
+import { admit, checkAdmission } from "../Admission.ts"
+import type { GuildState } from "../State.ts"
+import { write } from "../Operations.ts"
+import { ALL_PERMISSIONS, Permission } from "../Permissions.ts"
+import { JOIN_SOURCE_BOT_INVITE } from "../JoinSources.ts"
+import { requireGrantable } from "./RoleChecks.ts"
+import { MAX_GUILD_ROLES } from "./Roles.ts"
+import { insertRole, setMemberRoles } from "./RoleRows.ts"
+
+
+/** Audit log action types (part C, AuditLogActionType). */
+const BOT_ADD = 28
+const ROLE_CREATE = 30
+
+/** The role a bot gets for the permissions its invitation asked for, named after its application. */
+const botRole = (roleId: string, applicationName: string, permissions: bigint): GuildRoleResponse => ({
+  id: roleId,
+  name: [...applicationName].slice(0, 100).join(""),
+  color: 0,
+  position: 1,
+  hoist_position: null,
+  permissions: permissions.toString(),
+  hoist: false,
+  mentionable: false,
+  unicode_emoji: null
+})
+
+/**
+ * POST /oauth2/authorize/consent with the `bot` scope: a member holding
+ * MANAGE_GUILD adds the application's bot. Asked-for permissions (which the
+ * member must hold, as for any role they grant) come on a new role of the bot's,
+ * as `roleId`; none asked, no role. A banned bot or a full guild is refused.
+ */
+export const addBot = write(
+  "AddBot",
+  { bot: UserPartialResponse, applicationName: Schema.String, roleId: Schema.String, permissions: Schema.String },
+  Schema.Null,
+  (state, { bot, applicationName, roleId, permissions }, context) =>
+    Effect.gen(function*() {
+      yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD, context.now)
+      if (state.members.has(bot.id)) {
+        return yield* new BadRequest({ code: "BOT_ALREADY_IN_GUILD", message: "The bot is in this guild already" })
+      }
+      yield* checkAdmission(state, bot.id, context.now)
+      const granted = BigInt(permissions) & ALL_PERMISSIONS
+      if (granted !== 0n) {
+        yield* requireGrantable(state, context.actorId, granted)
+        if (state.roles.size >= MAX_GUILD_ROLES) {
+          return yield* new BadRequest({ code: "MAX_GUILD_ROLES", message: `Maximum number of guild roles reached (${MAX_GUILD_ROLES})` })
+        }
+      }
+      const joined = admit(state, context.guildId, bot, {
+        joinSourceType: JOIN_SOURCE_BOT_INVITE,
+        sourceInviteCode: null,
+        inviterId: context.actorId
+      }, context.now)
+      const added = { actionType: BOT_ADD, targetId: bot.id, changes: [] }
+      const member = joined.next.members.get(bot.id)
+      if (granted === 0n || member === undefined) return { ...joined, reply: null, audit: [added] }
+
+      const role = botRole(roleId, applicationName, granted)
+      const withRole = { ...member, roles: [role.id] }
+      const next: GuildState = {
+        ...joined.next,
+        roles: new Map([...joined.next.roles, [role.id, role]]),
+        members: joined.next.members.with(bot.id, withRole)
+      }
+      return {
+        ...joined,
+        next,
+        reply: null,
+        persist: Effect.gen(function*() {
+          yield* joined.persist
+          yield* insertRole(context.guildId, role)
+          yield* setMemberRoles(context.guildId, bot.id, withRole.roles)
+        }),
+        audit: [
+          added,
+          {
+            actionType: ROLE_CREATE,
+            targetId: role.id,
+            changes: (["name", "permissions", "color", "hoist", "mentionable"] as const).map((key) => ({ key, new_value: role[key] }))
+          }
+        ],
+        // In the order they happened: the role, the bot joining, the bot given the role.
+        events: [
+          { type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role } },
+          ...joined.events,
+          { type: "GUILD_MEMBER_UPDATE", data: { ...withRole, guild_id: context.guildId } }
+        ]
+      }
+    })
+)
+
+export const botsWrites = [addBot] as const

@@ -1,0 +1,52 @@
+import { Effect, Schema } from "effect"
+import { invalidField, missingPermissions } from "../../../src/http/Errors.ts"
+import { MessageResponse } from "../../../src/messages/Schemas.ts"
+import { visibleChannel } from "../ChannelAccess.ts"
+import { channelPermissions } from "../ChannelPermissions.ts"
+import { existingMessage, isEmpty, messagesOf } from "../MessageAccess.ts"
+import { deleteMessages, entryOf, updateMessage } from "../MessageRows.ts"
+import { write } from "../Operations.ts"
+import { has, Permission } from "../Permissions.ts"
+
+/**
+ * DELETE /channels/{id}/messages/{message_id}/attachments/{attachment_id}:
+ * the author, or MANAGE_MESSAGES. A message left with nothing is deleted.
+ * The stored file stays: media is content-addressed and may be shared.
+ */
+export const deleteAttachment = write(
+  "DeleteMessageAttachment",
+  { channelId: Schema.String, messageId: Schema.String, attachmentId: Schema.String, current: Schema.optional(MessageResponse) },
+  Schema.Null,
+  (state, { channelId, messageId, attachmentId, current }, context) =>
+    Effect.gen(function*() {
+      const channel = yield* visibleChannel(state, context.actorId, channelId)
+      const messages = messagesOf(state, channelId)
+      const before = yield* existingMessage(messages, messageId, current)
+      const own = before.author.id === context.actorId
+      if (!own && !has(channelPermissions(state, context.actorId, channel, context.now), Permission.MANAGE_MESSAGES)) {
+        return yield* missingPermissions()
+      }
+      if (!before.attachments.some((a) => a.id === attachmentId)) {
+        return yield* invalidField("attachment_id", "ATTACHMENT_ID_NOT_FOUND_IN_MESSAGE", "Not an attachment of the message")
+      }
+      const after: MessageResponse = { ...before, attachments: before.attachments.filter((a) => a.id !== attachmentId) }
+      const inWindow = messages.window.find(BigInt(messageId)) !== undefined
+      const gone = isEmpty(after)
+      const window = !inWindow
+        ? messages.window
+        : gone
+        ? messages.window.without(new Set([BigInt(messageId)]))
+        : messages.window.replaced(entryOf(after))
+      return {
+        next: window === messages.window ? state : { ...state, channelMessages: state.channelMessages.with(channelId, { ...messages, window }) },
+        reply: null,
+        persist: gone ? deleteMessages(channelId, [messageId]) : updateMessage(after),
+        audit: [],
+        events: [
+          gone
+            ? { type: "MESSAGE_DELETE", data: { id: messageId, channel_id: channelId, guild_id: context.guildId } }
+            : { type: "MESSAGE_UPDATE", data: { ...after, guild_id: context.guildId } }
+        ]
+      }
+    })
+)

@@ -1,0 +1,171 @@
+import { Effect, Schema } from "effect"
+import { BadRequest, Forbidden, invalidField, missingPermissions } from "../../../src/http/Errors.ts"
+import { MessageUpdateRequest } from "../../../src/messages/Requests.ts"
+import { MessageFlag, MessageResponse } from "../../../src/messages/Schemas.ts"
+import { snowflakeTime } from "../../../src/platform/Snowflake.ts"
+import { managedChannel, visibleChannel } from "../ChannelAccess.ts"
+import { channelPermissions } from "../ChannelPermissions.ts"
+import { communicationDisabled, existingMessage, isEmpty, messagesOf, silenced } from "../MessageAccess.ts"
+import { embedsFor, mentionsIn } from "../MessageDraft.ts"
+import { deleteMessages, entryOf, updateMessage } from "../MessageRows.ts"
+import type { ChannelMessages } from "../MessageWindow.ts"
+import { unchanged, write } from "../Operations.ts"
+import { has, Permission } from "../Permissions.ts"
+import type { GuildState } from "../State.ts"
+
+/** Audit log action types (part C, AuditLogActionType). */
+const MESSAGE_DELETE = 72
+const MESSAGE_BULK_DELETE = 73
+
+/** Bulk deletion reaches back this far (snowflake time). */
+const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 3600_000
+
+/** The flags an edit may change. */
+const EDITABLE_FLAGS = MessageFlag.SUPPRESS_EMBEDS
+
+const withMessages = (state: GuildState, channelId: string, messages: ChannelMessages): GuildState => ({
+  ...state,
+  channelMessages: state.channelMessages.with(channelId, messages)
+})
+
+/** The attachments an edit keeps: those it lists, each of the message. */
+const keptAttachments = (before: MessageResponse, listed: MessageUpdateRequest["attachments"]) =>
+  Effect.gen(function*() {
+    if (listed === undefined) return before.attachments
+    const ids = listed.map((a) => String(a.id))
+    if (new Set(ids).size !== ids.length) {
+      return yield* invalidField("attachments", "DUPLICATE_ATTACHMENT_IDS_NOT_ALLOWED", "An attachment is listed twice")
+    }
+    const missing = ids.findIndex((id) => !before.attachments.some((a) => a.id === id))
+    if (missing >= 0) {
+      return yield* invalidField(`attachments.${missing}`, "ATTACHMENT_ID_NOT_FOUND_IN_MESSAGE", "Not an attachment of the message")
+    }
+    return before.attachments.filter((a) => ids.includes(a.id))
+  })
+
+/**
+ * PATCH /channels/{id}/messages/{message_id}: the author edits their message;
+ * others with MANAGE_MESSAGES may only change its flags (suppress embeds).
+ * `current` is the message as the caller read it from Postgres, when it is
+ * older than the window.
+ */
+export const editMessage = write(
+  "EditMessage",
+  { channelId: Schema.String, messageId: Schema.String, patch: MessageUpdateRequest, current: Schema.optional(MessageResponse) },
+  MessageResponse,
+  (state, { channelId, messageId, patch, current }, context) =>
+    Effect.gen(function*() {
+      const channel = yield* visibleChannel(state, context.actorId, channelId)
+      const permissions = channelPermissions(state, context.actorId, channel, context.now)
+      const messages = messagesOf(state, channelId)
+      const before = yield* existingMessage(messages, messageId, current)
+      const flagsOnly = patch.content === undefined && patch.embeds === undefined && patch.attachments === undefined &&
+        patch.allowed_mentions === undefined
+      if (before.author.id !== context.actorId && !(flagsOnly && has(permissions, Permission.MANAGE_MESSAGES))) {
+        return yield* new Forbidden({ code: "CANNOT_EDIT_OTHER_USER_MESSAGE", message: "Cannot edit another user's message" })
+      }
+      if (!flagsOnly && silenced(state, context.actorId, context.now)) return yield* communicationDisabled()
+      if (before.message_snapshots !== undefined && (patch.content !== undefined || patch.embeds !== undefined)) {
+        return yield* invalidField("content", "MESSAGES_WITH_SNAPSHOTS_CANNOT_BE_EDITED", "A forward cannot be edited")
+      }
+      const content = patch.content === undefined ? before.content : patch.content ?? ""
+      const embeds = patch.embeds === undefined ? before.embeds : yield* embedsFor(patch.embeds, permissions)
+      const attachments = yield* keptAttachments(before, patch.attachments)
+      const flags = patch.flags === undefined ? before.flags : (before.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS)
+      const edited = content !== before.content || patch.embeds !== undefined || attachments.length !== before.attachments.length
+      const mentions = edited || patch.allowed_mentions !== undefined
+        ? mentionsIn(state, content, patch.allowed_mentions, permissions, before.referenced_message?.author)
+        : before
+      const after: MessageResponse = {
+        ...before,
+        content,
+        embeds,
+        attachments,
+        flags,
+        mentions: mentions.mentions,
+        mention_roles: mentions.mention_roles,
+        mention_everyone: mentions.mention_everyone,
+        edited_timestamp: edited ? new Date(context.now).toISOString() : before.edited_timestamp
+      }
+      if (isEmpty(after)) return yield* new BadRequest({ code: "CANNOT_SEND_EMPTY_MESSAGE", message: "Cannot send an empty message" })
+      if (!edited && flags === before.flags && patch.allowed_mentions === undefined) return unchanged(state, before)
+      const inWindow = messages.window.find(BigInt(messageId)) !== undefined
+      return {
+        next: inWindow ? withMessages(state, channelId, { ...messages, window: messages.window.replaced(entryOf(after)) }) : state,
+        reply: after,
+        persist: updateMessage(after),
+        audit: [],
+        events: [{ type: "MESSAGE_UPDATE", data: { ...after, guild_id: context.guildId } }]
+      }
+    })
+)
+
+/** DELETE /channels/{id}/messages/{message_id}: the author, or MANAGE_MESSAGES (audited). */
+export const deleteMessage = write(
+  "DeleteMessage",
+  { channelId: Schema.String, messageId: Schema.String, current: Schema.optional(MessageResponse) },
+  Schema.Null,
+  (state, { channelId, messageId, current }, context) =>
+    Effect.gen(function*() {
+      const channel = yield* visibleChannel(state, context.actorId, channelId)
+      const messages = messagesOf(state, channelId)
+      const message = yield* existingMessage(messages, messageId, current)
+      const own = message.author.id === context.actorId
+      if (!own && !has(channelPermissions(state, context.actorId, channel, context.now), Permission.MANAGE_MESSAGES)) {
+        return yield* missingPermissions()
+      }
+      return {
+        next: withMessages(state, channelId, { ...messages, window: messages.window.without(new Set([BigInt(messageId)])) }),
+        reply: null,
+        persist: deleteMessages(channelId, [messageId]),
+        audit: own ? [] : [{
+          actionType: MESSAGE_DELETE,
+          targetId: message.author.id,
+          changes: [],
+          options: { channel_id: channelId, count: "1" }
+        }],
+        events: [{ type: "MESSAGE_DELETE", data: { id: messageId, channel_id: channelId, guild_id: context.guildId } }]
+      }
+    })
+)
+
+/**
+ * POST /channels/{id}/messages/bulk-delete: MANAGE_MESSAGES, 2 to 100
+ * messages, none older than 14 days. Ids of no message count and are ignored.
+ */
+export const bulkDeleteMessages = write(
+  "BulkDeleteMessages",
+  { channelId: Schema.String, messageIds: Schema.Array(Schema.String) },
+  Schema.Null,
+  (state, { channelId, messageIds }, context) =>
+    Effect.gen(function*() {
+      yield* managedChannel(state, context.actorId, channelId, Permission.MANAGE_MESSAGES, context.now)
+      const ids = [...new Set(messageIds)]
+      if (ids.length === 0) return yield* invalidField("messages", "MESSAGE_IDS_CANNOT_BE_EMPTY", "No messages to delete")
+      if (ids.length < 2) {
+        return yield* new BadRequest({
+          code: "INVALID_FORM_BODY",
+          message: "Invalid form body",
+          errors: [{ path: "messages", message: "Bulk deletion takes 2 to 100 messages" }]
+        })
+      }
+      const old = ids.findIndex((id) => snowflakeTime(id) < context.now - BULK_DELETE_MAX_AGE_MS)
+      if (old >= 0) {
+        return yield* new BadRequest({
+          code: "INVALID_FORM_BODY",
+          message: "Invalid form body",
+          errors: [{ path: `messages.${old}`, message: "Only messages under 14 days old can be deleted in bulk" }]
+        })
+      }
+      const messages = messagesOf(state, channelId)
+      return {
+        next: withMessages(state, channelId, { ...messages, window: messages.window.without(new Set(ids.map((id) => BigInt(id)))) }),
+        reply: null,
+        persist: deleteMessages(channelId, ids),
+        audit: [{ actionType: MESSAGE_BULK_DELETE, targetId: channelId, changes: [], options: { count: String(ids.length) } }],
+        events: [{ type: "MESSAGE_DELETE_BULK", data: { ids, channel_id: channelId, guild_id: context.guildId } }]
+      }
+    })
+)
+
+export const messageEditWrites = [editMessage, deleteMessage, bulkDeleteMessages] as const

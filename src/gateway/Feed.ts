@@ -1,0 +1,79 @@
+import { Context, Effect, Layer, Queue } from "effect"
+import { Redis } from "ioredis"
+import { GuildEvents } from "../../shards/guild/Events.ts"
+import { AppConfig } from "../Config.ts"
+import { RedisClient } from "../platform/Redis.ts"
+import { decodeRouted, guildChannel, routedEvents, type RoutedEvent, userChannel } from "./Relay.ts"
+
+/**
+ * A routed event, and whom it is for: the sessions of its guild, and/or the
+ * sessions of the member it adds or removes (see Relay.ts).
+ */
+export interface FeedEvent {
+  readonly event: RoutedEvent
+  readonly forGuild: boolean
+  readonly forMember: boolean
+}
+
+/**
+ * Where this process's gateway hears of guild events. The registry says which
+ * guilds and users its sessions need (first session in, last one out); in
+ * embedded mode every event is here anyway, in cluster mode that is what this
+ * process listens to on Redis.
+ */
+export class EventFeed extends Context.Service<EventFeed, {
+  readonly watchGuild: (guildId: string) => Effect.Effect<void>
+  readonly unwatchGuild: (guildId: string) => Effect.Effect<void>
+  readonly watchUser: (userId: string) => Effect.Effect<void>
+  readonly unwatchUser: (userId: string) => Effect.Effect<void>
+  /** The next events, waiting for one. */
+  readonly next: Effect.Effect<ReadonlyArray<FeedEvent>>
+}>()("guildhall/EventFeed") {
+  /** The actors of this process publish every event there is. */
+  static readonly layerLocal = Layer.effect(
+    EventFeed,
+    Effect.gen(function*() {
+      const routed = yield* routedEvents
+      return EventFeed.of({
+        watchGuild: () => Effect.void,
+        unwatchGuild: () => Effect.void,
+        watchUser: () => Effect.void,
+        unwatchUser: () => Effect.void,
+        next: Effect.map(routed, (batch) => batch.map((event) => ({ event, forGuild: true, forMember: true })))
+      })
+    })
+  ).pipe(Layer.provide(GuildEvents.layer))
+
+  /** One subscriber connection per process; one Redis message per event, whatever the number of sessions. */
+  static readonly layerRedis = Layer.effect(
+    EventFeed,
+    Effect.gen(function*() {
+      const redis = yield* RedisClient
+      const { redisKeyPrefix } = yield* AppConfig
+      const subscriber = yield* Effect.acquireRelease(
+        Effect.sync(() => new Redis(redis.options)),
+        (s) => Effect.promise(() => s.quit().catch(() => "closed"))
+      )
+      const arrived = yield* Queue.unbounded<FeedEvent>()
+      const guildPrefix = guildChannel(redisKeyPrefix, "")
+      subscriber.on("message", (channel: string, message: string) => {
+        const event = decodeRouted(message)
+        if (event === undefined) return
+        const forGuild = channel.startsWith(guildPrefix)
+        Queue.offerUnsafe(arrived, { event, forGuild, forMember: !forGuild })
+      })
+      const call = (f: () => Promise<unknown>) =>
+        Effect.tryPromise(f).pipe(
+          Effect.catch((error) => Effect.logWarning("gateway feed: Redis did not answer", error)),
+          Effect.asVoid
+        )
+      return EventFeed.of({
+        watchGuild: (id) => call(() => subscriber.subscribe(guildChannel(redisKeyPrefix, id))),
+        unwatchGuild: (id) => call(() => subscriber.unsubscribe(guildChannel(redisKeyPrefix, id))),
+        watchUser: (id) => call(() => subscriber.subscribe(userChannel(redisKeyPrefix, id))),
+        unwatchUser: (id) => call(() => subscriber.unsubscribe(userChannel(redisKeyPrefix, id))),
+        next: Queue.takeAll(arrived)
+      })
+    })
+  )
+}

@@ -1,0 +1,53 @@
+import { Context, Effect, Option } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Sessions } from "../auth/Sessions.ts"
+import { resolveToken } from "../http/AuthenticationLive.ts"
+import { BotTokens } from "../oauth2/BotTokens.ts"
+import { AppConfig } from "../Config.ts"
+import { Api } from "../http/Api.ts"
+import { BadRequest } from "../http/Errors.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { SOCKET_PATH } from "./Api.ts"
+import { serveConnection } from "./Connection.ts"
+import { makeReady } from "./Ready.ts"
+import { GatewayRegistry } from "./Registry.ts"
+
+/** One shard serves every guild; identifies are bounded per connection (rate limit), not per day. */
+const SESSION_START_LIMIT = { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 }
+
+export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
+    const settings = yield* AppConfig
+    // What HTTP accepts: session tokens, and bot tokens with or without `Bot `.
+    const tokens = Context.make(Sessions, yield* Sessions).pipe(Context.add(BotTokens, yield* BotTokens))
+    const registry = yield* GatewayRegistry
+    const ready = yield* makeReady
+
+    /** The configured URL, else ws:// on the host the client reached us by. */
+    const socketUrl = (request: HttpServerRequest.HttpServerRequest) =>
+      Option.getOrElse(settings.gatewayUrl, () =>
+        `ws://${request.headers.host ?? `${settings.host}:${settings.port}`}${SOCKET_PATH}`)
+
+    const deps = {
+      registry,
+      ready,
+      heartbeatInterval: settings.gatewayHeartbeatMillis,
+      authenticate: (token: string) =>
+        Effect.map(Effect.provideContext(resolveToken(token), tokens), (user) =>
+          user === undefined ? undefined : { userId: user.id, applicationId: user.applicationId })
+    }
+
+    return handlers
+      .handle("gateway", ({ request }) => Effect.succeed({ url: socketUrl(request) }))
+      .handle("gatewayBot", ({ request }) =>
+        Effect.succeed({ url: socketUrl(request), shards: 1, session_start_limit: SESSION_START_LIMIT }))
+      .handle("connect", ({ query, request }) =>
+        request.headers.upgrade?.toLowerCase() === "websocket"
+          ? serveConnection(request, query, deps, socketUrl(request)).pipe(
+            Effect.catchCause((cause) => Effect.logDebug("gateway: connection failed", cause)),
+            Effect.as(HttpServerResponse.empty())
+          )
+          : Effect.fail(new BadRequest({ code: "INVALID_REQUEST", message: "This endpoint takes a WebSocket upgrade" })))
+  }))))

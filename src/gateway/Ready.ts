@@ -1,0 +1,67 @@
+import { Effect, Schema } from "effect"
+import { Actors } from "../guilds/Actors.ts"
+import { RelationshipResponse } from "../relationships/Api.ts"
+import { Relationships } from "../relationships/Relationships.ts"
+import { UserSettingsResponse } from "../settings/Schemas.ts"
+import { UserSettings } from "../settings/Settings.ts"
+import { UserPrivateResponse } from "../users/Schemas.ts"
+import { UserUpdates } from "../users/Updates.ts"
+import { guildCreate } from "./Fanout.ts"
+import { API_VERSION } from "./Protocol.ts"
+import { GatewayRegistry } from "./Registry.ts"
+import type { Identity } from "./Machine.ts"
+import type { Dispatch, GatewaySession } from "./Session.ts"
+
+/** Guilds a user may be in at most (premium), so the whole list comes in one page. */
+const MAX_GUILDS = 200
+const VIEWS_AT_ONCE = 16
+
+const encodeUser = Schema.encodeEffect(UserPrivateResponse)
+const encodeRelationships = Schema.encodeEffect(Schema.Array(RelationshipResponse))
+const encodeSettings = Schema.encodeEffect(UserSettingsResponse)
+
+/**
+ * Prepares a new session: registers it, makes it listen to the user's guilds,
+ * then sends READY (the user, their guilds as unavailable stubs, relationships,
+ * settings, the session id, a bot's application) and one GUILD_CREATE per guild. Events of those
+ * guilds that come meanwhile follow them, in order (GatewaySession.hold).
+ */
+export const makeReady = Effect.gen(function*() {
+  const registry = yield* GatewayRegistry
+  const actors = yield* Actors
+  const updates = yield* UserUpdates
+  const relationships = yield* Relationships
+  const settings = yield* UserSettings
+
+  return (session: GatewaySession, identity: Identity, resumeUrl: string) =>
+    Effect.gen(function*() {
+      const { userId } = session
+      session.hold()
+      yield* registry.open(session)
+      const guildIds = yield* actors.bounded(actors.user(userId).ListGuilds({ limit: MAX_GUILDS }))
+      yield* Effect.forEach(guildIds, (id) => registry.join(session, id), { discard: true })
+      const [user, friends, userSettings] = yield* Effect.all([
+        Effect.flatMap(updates.privateView(userId), encodeUser),
+        Effect.flatMap(relationships.list(userId), encodeRelationships),
+        Effect.flatMap(settings.get(userId), encodeSettings)
+      ], { concurrency: "unbounded" })
+      const ready: Dispatch = {
+        type: "READY",
+        data: JSON.stringify({
+          v: Number(API_VERSION),
+          user,
+          guilds: guildIds.map((id) => ({ id, unavailable: true })),
+          private_channels: [],
+          relationships: friends,
+          user_settings: userSettings,
+          session_id: session.id,
+          resume_gateway_url: resumeUrl,
+          ...(identity.applicationId === undefined ? {} : { application: { id: identity.applicationId, flags: 0 } })
+        })
+      }
+      const creates = yield* Effect.forEach(guildIds, (id) => guildCreate(actors, id, userId), {
+        concurrency: VIEWS_AT_ONCE
+      })
+      session.release([ready, ...creates.flat()])
+    }).pipe(Effect.onError(() => registry.close(session)))
+})

@@ -1,0 +1,38 @@
+import { Effect, Layer } from "effect"
+import { FanoutLive } from "./Fanout.ts"
+import { EventFeed } from "./Feed.ts"
+import { GatewayRegistry } from "./Registry.ts"
+
+/** The gateway of the embedded process: it hears the events of its own actors. */
+export const gatewayLocal = FanoutLive.pipe(
+  Layer.provideMerge(GatewayRegistry.layer),
+  Layer.provideMerge(EventFeed.layerLocal)
+)
+
+/** The gateway of an API process in cluster mode: it hears the events of its sessions' guilds over Redis. */
+export const gatewayCluster = FanoutLive.pipe(
+  Layer.provideMerge(GatewayRegistry.layer),
+  Layer.provideMerge(EventFeed.layerRedis)
+)
+
+/** Close code with the RECONNECT of a shutdown: the client comes back (to another process, or to this one restarted). */
+const SERVICE_RESTART = 1012
+
+/**
+ * At shutdown, before the HTTP server waits for its connections to end:
+ * every connection is sent RECONNECT and closed, so clients move on at once.
+ */
+export const ReconnectOnShutdown = Layer.effectDiscard(Effect.gen(function*() {
+  const registry = yield* GatewayRegistry
+  yield* Effect.addFinalizer(() =>
+    Effect.forEach(
+      [...registry.connections],
+      (link) =>
+        link.stop({ code: SERVICE_RESTART, reason: "Server restarting", reconnect: true }).pipe(
+          Effect.timeout("2 seconds"),
+          Effect.ignore
+        ),
+      { concurrency: "unbounded", discard: true }
+    )
+  )
+}))

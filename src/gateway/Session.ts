@@ -1,0 +1,122 @@
+import type { Effect } from "effect"
+import { dispatchFrame, RESUME_BUFFER } from "./Protocol.ts"
+
+/** One dispatch: its event name and data as JSON. One object per event, shared by every session it goes to. */
+export interface Dispatch {
+  readonly type: string
+  readonly data: string
+}
+
+/** Why the server ends a connection: the close code, and whether the client is first told to RECONNECT. */
+export interface Closing {
+  readonly code: number
+  readonly reason: string
+  readonly reconnect?: boolean
+}
+
+/** One client connection: where a session's frames go while the client is attached. */
+export interface Link {
+  readonly send: (frame: string) => void
+  /** Ends the connection, and waits until it has ended. */
+  readonly stop: (closing: Closing) => Effect.Effect<void>
+}
+
+/** How a RESUME went: resumed, asked for dispatches never made, or for some no longer kept. */
+export type Resumption = "resumed" | "ahead" | "expired"
+
+/**
+ * A gateway session: its sequence, the guilds it hears from, and its last
+ * dispatches for RESUME. It outlives its connection for a while, so a client
+ * whose connection dropped resumes where it was; dispatches made meanwhile are
+ * numbered and kept as if they had been sent.
+ */
+export class GatewaySession {
+  readonly guilds = new Set<string>()
+  private seq = 0
+  /** The last dispatches, oldest at `head` once full: entry i has sequence `oldestSeq + i`. */
+  private readonly recent: Array<Dispatch> = []
+  private head = 0
+  /** While the session is being prepared (READY, a guild it joined), its dispatches wait here. */
+  private held: Array<Dispatch> = []
+  private holds = 0
+  private link: Link | undefined
+  /** When the connection dropped (ms), while no client is attached. */
+  detachedAt: number | undefined
+
+  readonly id: string
+  readonly userId: string
+
+  constructor(id: string, userId: string, link: Link) {
+    this.id = id
+    this.userId = userId
+    this.link = link
+  }
+
+  get sequence(): number {
+    return this.seq
+  }
+
+  /** The connection attached, if any. */
+  get connection(): Link | undefined {
+    return this.link
+  }
+
+  /** Numbers the dispatch, keeps it for RESUME and sends it if a client is attached. */
+  dispatch(dispatch: Dispatch): void {
+    if (this.holds > 0) this.held.push(dispatch)
+    else this.emit(dispatch)
+  }
+
+  /** Dispatches wait until `release`: what the session is being told first is not ready yet. */
+  hold(): void {
+    this.holds++
+  }
+
+  /** Sends `first`, then what waited meanwhile (once no other hold remains). */
+  release(first: ReadonlyArray<Dispatch>): void {
+    this.holds--
+    if (this.holds > 0) {
+      this.held.push(...first)
+      return
+    }
+    const waiting = this.held
+    this.held = []
+    for (const d of first) this.emit(d)
+    for (const d of waiting) this.emit(d)
+  }
+
+  /** The connection `link` ended; a connection that resumed the session since is not affected. */
+  detach(link: Link, now: number): void {
+    if (this.link !== link) return
+    this.link = undefined
+    this.detachedAt = now
+  }
+
+  /**
+   * Attaches a client that saw dispatches up to `seq`: the later ones are sent
+   * to it, in order. A connection still attached is the caller's to end.
+   */
+  resume(link: Link, seq: number): Resumption {
+    const oldest = this.seq - this.recent.length + 1
+    if (seq > this.seq) return "ahead"
+    if (seq < oldest - 1) return "expired"
+    for (let s = seq + 1; s <= this.seq; s++) {
+      const d = this.recent[(this.head + s - oldest) % this.recent.length]
+      if (d !== undefined) link.send(dispatchFrame(d.type, s, d.data))
+    }
+    this.link = link
+    this.detachedAt = undefined
+    return "resumed"
+  }
+
+  private emit(d: Dispatch): void {
+    this.seq++
+    if (this.recent.length < RESUME_BUFFER) {
+      this.recent.push(d)
+    } else {
+      this.recent[this.head] = d
+      this.head = (this.head + 1) % RESUME_BUFFER
+    }
+    this.link?.send(dispatchFrame(d.type, this.seq, d.data))
+  }
+}

@@ -1,0 +1,173 @@
+import { Effect, Layer, Schema } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import * as MessageAttachments from "../../shards/guild/operations/MessageAttachments.ts"
+import * as MessageEdits from "../../shards/guild/operations/MessageEdits.ts"
+import * as MessageReads from "../../shards/guild/operations/MessageReads.ts"
+import * as Messages from "../../shards/guild/operations/Messages.ts"
+import { Actors } from "../guilds/Actors.ts"
+import { auditReason } from "../guilds/AuditReason.ts"
+import { Api } from "../http/Api.ts"
+import { CurrentUser } from "../http/Authentication.ts"
+import { jsonResponse } from "../http/Common.ts"
+import { invalidField, TooManyRequests, unknown } from "../http/Errors.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
+import { ChannelLookup } from "./ChannelLookup.ts"
+import { MessagesRepo } from "./Repo.ts"
+import { DEFAULT_LIMIT, type MessageReferenceRequest } from "./Requests.ts"
+import { MessageReferenceType, MessageResponse, withoutReferenced } from "./Schemas.ts"
+
+const decodeMessage = (json: string) => Effect.orDie(Schema.decodeUnknownEffect(MessageResponse)(JSON.parse(json)))
+
+/** 429 SLOWMODE_RATE_LIMITED, with Retry-After like every other rate limit. */
+const slowmode = (retryAfterMillis: number) =>
+  Effect.gen(function*() {
+    const seconds = retryAfterMillis / 1000
+    yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(Math.max(1, Math.ceil(seconds))))))
+    return yield* new TooManyRequests({
+      code: "SLOWMODE_RATE_LIMITED",
+      message: "This channel has a slowmode: wait before sending again",
+      retry_after: Number(seconds.toFixed(3)),
+      global: false
+    })
+  })
+
+const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
+    const actors = yield* Actors
+    const channels = yield* ChannelLookup
+    const repo = yield* MessagesRepo
+
+    const stored = (channelId: string, messageId: string) =>
+      Effect.flatMap(repo.find(channelId, messageId), (found) =>
+        found === undefined ? Effect.fail(unknown("MESSAGE")) : Effect.succeed(found))
+
+    /**
+     * The message as Postgres has it, for a write about a message older than
+     * the actor's window; undefined when the window holds it (the actor uses
+     * its own copy). The read checks the viewer may read the channel.
+     */
+    const olderCopy = (guildId: string, channelId: string, messageId: string, viewerId: string) =>
+      Effect.flatMap(
+        actors.read(guildId, MessageReads.getMessage, { channelId, messageId }, viewerId),
+        (json) => (json === null ? stored(channelId, messageId) : Effect.succeed(undefined))
+      )
+
+    /** What a create's reference names, for the actor: a reply's target, or the message a forward copies. */
+    const referencedCopy = (guildId: string, channelId: string, reference: MessageReferenceRequest, viewerId: string) =>
+      Effect.gen(function*() {
+        const sourceId = reference.channel_id ?? channelId
+        if (reference.type !== MessageReferenceType.FORWARD) {
+          // A reply to another channel is refused by the actor; nothing to read for it.
+          return sourceId === channelId ? yield* olderCopy(guildId, channelId, reference.message_id, viewerId) : undefined
+        }
+        const sourceGuild = yield* channels.guildOf(sourceId)
+        if (reference.guild_id !== undefined && reference.guild_id !== sourceGuild) {
+          return yield* invalidField("message_reference.guild_id", "GUILD_ID_MUST_MATCH_REFERENCED_MESSAGE", "Not the message's guild")
+        }
+        const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
+        return json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
+      })
+
+    return handlers
+      .handle("list", ({ params, query }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          if ([query.before, query.after, query.around].filter((cursor) => cursor !== undefined).length > 1) {
+            return yield* invalidField("before", "CANNOT_SPECIFY_BOTH_BEFORE_AND_AFTER", "Give one of before, after and around")
+          }
+          const guildId = yield* channels.guildOf(params.channel_id)
+          const page = { channelId: params.channel_id, ...query, limit: query.limit ?? DEFAULT_LIMIT }
+          const json = yield* actors.read(guildId, MessageReads.listMessages, page, me.id)
+          return json === null ? yield* repo.page(params.channel_id, page) : jsonResponse(json)
+        }))
+      .handle("get", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channels.guildOf(params.channel_id)
+          const json = yield* actors.read(guildId, MessageReads.getMessage, {
+            channelId: params.channel_id,
+            messageId: params.message_id
+          }, me.id)
+          return json === null ? yield* stored(params.channel_id, params.message_id) : jsonResponse(json)
+        }))
+      .handle("create", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channels.guildOf(params.channel_id)
+          const reference = payload.message_reference ?? undefined
+          const copy = reference === undefined ? undefined : yield* referencedCopy(guildId, params.channel_id, reference, me.id)
+          const reply = yield* actors.write(guildId, Messages.createMessage, {
+            channelId: params.channel_id,
+            request: payload,
+            referenced: copy === undefined ? undefined : withoutReferenced(copy)
+          }, { actorId: me.id })
+          return "retry_after_ms" in reply ? yield* slowmode(reply.retry_after_ms) : reply
+        }))
+      .handle("edit", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channels.guildOf(params.channel_id)
+          const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
+          return yield* actors.write(guildId, MessageEdits.editMessage, {
+            channelId: params.channel_id,
+            messageId: params.message_id,
+            patch: payload,
+            current
+          }, { actorId: me.id })
+        }))
+      .handle("delete", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const reason = yield* auditReason
+          const guildId = yield* channels.guildOf(params.channel_id)
+          const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
+          yield* actors.write(guildId, MessageEdits.deleteMessage, {
+            channelId: params.channel_id,
+            messageId: params.message_id,
+            current
+          }, { actorId: me.id, reason })
+        }))
+      .handle("deleteAttachment", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channels.guildOf(params.channel_id)
+          const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
+          yield* actors.write(guildId, MessageAttachments.deleteAttachment, {
+            channelId: params.channel_id,
+            messageId: params.message_id,
+            attachmentId: params.attachment_id,
+            current
+          }, { actorId: me.id })
+        }))
+      .handle("bulkDelete", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const reason = yield* auditReason
+          const guildId = yield* channels.guildOf(params.channel_id)
+          yield* actors.write(guildId, MessageEdits.bulkDeleteMessages, {
+            channelId: params.channel_id,
+            messageIds: payload.messages ?? payload.message_ids ?? []
+          }, { actorId: me.id, reason })
+        }))
+      .handle("typing", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channels.guildOf(params.channel_id)
+          yield* actors.write(guildId, Messages.startTyping, { channelId: params.channel_id }, { actorId: me.id })
+        }))
+      .handle("ack", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const guildId = yield* channels.guildOf(params.channel_id)
+          yield* actors.read(guildId, MessageReads.viewMessageChannel, { channelId: params.channel_id }, me.id)
+          yield* repo.ack(me.id, params.channel_id, params.message_id, payload.mention_count ?? 0)
+        }))
+  })))
+
+/** The message routes, with their Postgres side and the channel → guild lookup they route by. */
+export const MessagesHttp = lean(MessagesHandlers).pipe(
+  Layer.provide([ChannelLookup.layer, MessagesRepo.layer, RateLimitLive])
+)

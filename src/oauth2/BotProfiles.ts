@@ -1,0 +1,75 @@
+import { Context, Effect, Layer } from "effect"
+import { formatDiscriminator, freeDiscriminator } from "../auth/Usernames.ts"
+import { BadRequest, type FieldError, invalidField } from "../http/Errors.ts"
+import { imageHash } from "../users/Images.ts"
+import { UsersRepo } from "../users/Repo.ts"
+import { type ApplicationRow, ApplicationsRepo } from "./Repo.ts"
+import type { BotProfileUpdateRequest } from "./Schemas.ts"
+
+/** BotFlags a bot may carry: FRIENDLY_BOT and FRIENDLY_BOT_MANUAL_APPROVAL. */
+const BOT_FLAGS = 16 | 32
+
+const tagTaken = () => invalidField("username", "TAG_ALREADY_TAKEN", "This username and discriminator are taken")
+
+/** Empty or blank text clears a field like null. */
+const cleared = (text: string | null | undefined) =>
+  text === undefined ? undefined : text === null || text.trim() === "" ? null : text
+
+/**
+ * PATCH /oauth2/applications/{id}/bot: the bot user's profile and the bot
+ * flags. A bot is not bound by premium: it may name its discriminator, and a
+ * new username keeps the current one when that tag is free (else a random
+ * free one), as people's usernames do.
+ */
+export class BotProfiles extends Context.Service<BotProfiles, {
+  readonly update: (row: ApplicationRow, request: BotProfileUpdateRequest) => Effect.Effect<void, BadRequest>
+}>()("guildhall/BotProfiles") {
+  static readonly layer = Layer.effect(
+    BotProfiles,
+    Effect.gen(function*() {
+      const users = yield* UsersRepo
+      const applications = yield* ApplicationsRepo
+
+      /** The discriminator of the new tag: the named or current one when free, else a random free one. */
+      const settleTag = (row: ApplicationRow, username: string, named: string | undefined) =>
+        Effect.gen(function*() {
+          const wanted = named ?? row.discriminator
+          if (username.toLowerCase() === row.username.toLowerCase() && wanted === row.discriminator) return wanted
+          const taken = yield* users.takenDiscriminators(username)
+          if (!taken.has(wanted)) return wanted
+          const free = named === undefined ? freeDiscriminator(taken) : undefined
+          return free === undefined ? yield* tagTaken() : free
+        })
+
+      const update = (row: ApplicationRow, request: BotProfileUpdateRequest) =>
+        Effect.gen(function*() {
+          if (request.bot_flags !== undefined && (request.bot_flags & ~BOT_FLAGS) !== 0) {
+            return yield* new BadRequest({ code: "INVALID_BOT_FLAG", message: "Bot flags are FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32)" })
+          }
+          const problems: Array<FieldError> = []
+          const image = (value: string | null | undefined, path: string) => {
+            if (value === undefined || value === null) return value
+            const checked = imageHash(value, path)
+            if ("problem" in checked) {
+              problems.push(checked.problem)
+              return undefined
+            }
+            return checked.hash
+          }
+          const avatar = image(request.avatar, "avatar")
+          const banner = image(request.banner, "banner")
+          if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
+
+          const named = request.discriminator === undefined ? undefined : formatDiscriminator(Number(request.discriminator))
+          const tag = request.username === undefined && named === undefined
+            ? {}
+            : { username: request.username ?? row.username, discriminator: yield* settleTag(row, request.username ?? row.username, named) }
+          const changed = yield* users.update(row.id, { ...tag, avatar, banner, bio: cleared(request.bio) })
+          if (!changed) return yield* tagTaken()
+          if (request.bot_flags !== undefined) yield* applications.update(row.id, { bot_flags: request.bot_flags })
+        })
+
+      return BotProfiles.of({ update })
+    })
+  )
+}

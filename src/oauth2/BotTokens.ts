@@ -1,0 +1,90 @@
+import { Cache, Context, Duration, Effect, Exit, Layer, Schema, Semaphore } from "effect"
+import { SqlClient } from "effect/sql"
+import { Passwords } from "../auth/Passwords.ts"
+import { Sessions } from "../auth/Sessions.ts"
+import type { CurrentUser } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { newToken, tokenHash } from "../platform/Crypto.ts"
+
+/** A bot token: `<application id>.<secret>` (conventions.md), the secret as `newToken` makes it. */
+const BOT_TOKEN = /^([0-9]{1,19})\.([A-Za-z0-9_-]{43})$/
+
+const isSnowflake = Schema.is(Snowflake)
+
+/** Whether `token` has the shape of a bot token (a session token has no dot). */
+export const looksLikeBotToken = (token: string): boolean => BOT_TOKEN.test(token)
+
+/** argon2id holds 19 MiB a verification: a flood of wrong tokens waits here rather than exhausting memory. */
+const CONCURRENT_VERIFICATIONS = 2
+
+/**
+ * Bot tokens. Only the argon2id hash of the secret is stored (conventions.md),
+ * so a verification costs ~20 ms: what a token resolved to is cached for as
+ * long as a session is (a reset forgets it here at once; other processes
+ * within the cache lifetime), and concurrent requests with one token share
+ * a single verification.
+ */
+export class BotTokens extends Context.Service<BotTokens, {
+  /** The bot a token authenticates, as the caller of a user route; undefined for a wrong or malformed token. */
+  readonly resolve: (token: string) => Effect.Effect<CurrentUser["Service"] | undefined>
+  /** A new token for the application's bot and the hash to store of it. */
+  readonly issue: (applicationId: string) => Effect.Effect<{ readonly token: string; readonly hash: string }>
+  /** Replaces the bot's token: the old one stops working. */
+  readonly reset: (applicationId: string) => Effect.Effect<string>
+  /** Drops what this process resolved of the bot's tokens (after its application is deleted). */
+  readonly forget: (applicationId: string) => Effect.Effect<void>
+}>()("guildhall/BotTokens") {
+  static readonly layer = Layer.effect(
+    BotTokens,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const passwords = yield* Passwords
+      const verifications = yield* Semaphore.make(CONCURRENT_VERIFICATIONS)
+
+      const lookup = (token: string) =>
+        Effect.gen(function*() {
+          const [, applicationId, secret] = BOT_TOKEN.exec(token) ?? []
+          if (applicationId === undefined || secret === undefined || !isSnowflake(applicationId)) return undefined
+          const rows = yield* sql<{ bot_token_hash: string }>`SELECT bot_token_hash FROM applications WHERE id = ${applicationId}`
+          const stored = rows[0]?.bot_token_hash
+          if (stored === undefined) return undefined
+          if (!(yield* verifications.withPermits(1)(passwords.verify(stored, secret)))) return undefined
+          const user: CurrentUser["Service"] = {
+            id: applicationId,
+            session: { userId: applicationId, tokenHash: tokenHash(token) },
+            applicationId
+          }
+          return user
+        }).pipe(Effect.orDie)
+
+      const cache = yield* Cache.makeWith(lookup, {
+        capacity: 10_000,
+        // A database failure is not remembered: the next request tries again.
+        timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.millis(Sessions.cacheMillis) : Duration.zero
+      })
+
+      const issue = (applicationId: string) =>
+        Effect.gen(function*() {
+          const secret = newToken()
+          return { token: `${applicationId}.${secret}`, hash: yield* passwords.hash(secret) }
+        })
+
+      // A cached token names its application: drop this bot's entries, wrong tokens included.
+      const forget = (applicationId: string) =>
+        Effect.flatMap(Cache.keys(cache), (keys) =>
+          Effect.forEach([...keys].filter((key) => key.startsWith(`${applicationId}.`)), (key) => Cache.invalidate(cache, key), {
+            discard: true
+          }))
+
+      const reset = (applicationId: string) =>
+        Effect.gen(function*() {
+          const { token, hash } = yield* issue(applicationId)
+          yield* sql`UPDATE applications SET bot_token_hash = ${hash} WHERE id = ${applicationId}`
+          yield* forget(applicationId)
+          return token
+        }).pipe(Effect.orDie)
+
+      return BotTokens.of({ resolve: (token) => Cache.get(cache, token), issue, reset, forget })
+    })
+  )
+}

@@ -1,0 +1,112 @@
+import { assert, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { field } from "../support/Api.ts"
+import { scratchDatabase } from "../support/Postgres.ts"
+import { freePort, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
+import { dataOf, identifyAt } from "./Client.ts"
+
+const VIEW_CHANNEL = 1 << 10
+
+const json = (url: string, init: { method?: string; token?: string; body?: unknown } = {}) =>
+  Effect.promise(async () => {
+    const headers: Record<string, string> = { "content-type": "application/json" }
+    if (init.token !== undefined) headers.authorization = init.token
+    const response = await fetch(url, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(20_000)
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as unknown }
+  })
+
+it.live("a session on API process A hears a change made through API process B to a guild whose actor is on shard process C", () =>
+  Effect.gen(function*() {
+    const databaseUrl = yield* scratchDatabase
+    const common = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_KEY_PREFIX: `guildhall-test-${randomUUID().slice(0, 8)}:`,
+      ADMIN_BOOTSTRAP_KEY: randomBytes(24).toString("base64url"),
+      RATE_LIMITS: "off"
+    }
+    const shard = yield* startProcess("shards/main.ts", { ...common, SHARD_PORT: String(yield* freePort) })
+    const startApi = Effect.gen(function*() {
+      const port = yield* freePort
+      const started = yield* startProcess("src/main.ts", { ...common, PORT: String(port) })
+      return { started, base: `http://127.0.0.1:${port}` }
+    })
+    const a = yield* startApi
+    const b = yield* startApi
+    yield* waitHealthy(`${a.base}/_health`, a.started, 90)
+    yield* waitHealthy(`${b.base}/_health`, b.started, 90)
+
+    const register = (email: string) =>
+      Effect.map(
+        json(`${b.base}/auth/register`, {
+          method: "POST",
+          body: { email, password: "correct horse battery", date_of_birth: "2000-01-01", consent: true }
+        }),
+        (reply) => ({ token: field(reply.body, "token"), userId: field(reply.body, "user_id") })
+      )
+    const owner = yield* register("owner@example.com")
+    const member = yield* register("member@example.com")
+    const created = yield* json(`${b.base}/guilds`, { method: "POST", token: owner.token, body: { name: "Spread" } })
+    const guildId = field(created.body, "id")
+
+    const onA = `${a.base.replace("http://", "ws://")}/gateway/socket?v=1&encoding=json`
+    const ownerSide = yield* identifyAt(onA, owner.token)
+    expect(ownerSide.ready.guilds).toEqual([{ id: guildId, unavailable: true }])
+    assert.strictEqual((yield* ownerSide.client.dispatch).t, "GUILD_CREATE")
+    const memberSide = yield* identifyAt(onA, member.token)
+
+    const renamed = yield* json(`${b.base}/guilds/${guildId}`, { method: "PATCH", token: owner.token, body: { name: "Renamed on B" } })
+    assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
+    const update = yield* ownerSide.client.dispatch
+    assert.strictEqual(update.t, "GUILD_UPDATE")
+    expect(update.d).toMatchObject({ id: guildId, name: "Renamed on B" })
+
+    // The member's sessions hear of the join on the member's own channel, then follow the guild.
+    const guild = yield* json(`${b.base}/guilds/${guildId}`, { token: owner.token })
+    const general = (guild.body as { channels: ReadonlyArray<{ id: string }> }).channels[0]?.id ?? ""
+    const invite = yield* json(`${b.base}/channels/${general}/invites`, { method: "POST", token: owner.token, body: {} })
+    const joined = yield* json(`${b.base}/invites/${field(invite.body, "code")}`, { method: "POST", token: member.token })
+    assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
+    const create = yield* memberSide.client.dispatch
+    assert.strictEqual(create.t, "GUILD_CREATE")
+    assert.strictEqual(dataOf(create).id, guildId)
+    assert.deepStrictEqual([(yield* ownerSide.client.dispatch).t, (yield* ownerSide.client.dispatch).t], ["INVITE_CREATE", "GUILD_MEMBER_ADD"])
+
+    // Who may see a channel is decided on the shard: the member never hears of the hidden one.
+    const hidden = yield* json(`${b.base}/guilds/${guildId}/channels`, {
+      method: "POST",
+      token: owner.token,
+      body: { type: 0, name: "staff", permission_overwrites: [{ id: guildId, type: 0, deny: String(VIEW_CHANNEL) }] }
+    })
+    assert.strictEqual(hidden.status, 200, JSON.stringify(hidden.body))
+    assert.strictEqual((yield* ownerSide.client.dispatch).t, "CHANNEL_CREATE")
+    yield* json(`${b.base}/guilds/${guildId}`, { method: "PATCH", token: owner.token, body: { name: "Again" } })
+    const next = yield* memberSide.client.dispatch
+    assert.strictEqual(next.t, "GUILD_UPDATE")
+
+    // A's sessions count in the stats, and A's shutdown tells them to reconnect.
+    // Each process republishes its figures every few seconds.
+    const sessions = json(`${b.base}/admin/gateway/stats`, { token: `Admin ${common.ADMIN_BOOTSTRAP_KEY}` }).pipe(
+      Effect.map((reply) => (reply.body as { sessions: number }).sessions)
+    )
+    let counted = yield* sessions
+    for (let attempt = 0; attempt < 40 && counted < 2; attempt++) {
+      yield* Effect.sleep("250 millis")
+      counted = yield* sessions
+    }
+    assert.strictEqual(counted, 2)
+    yield* stopProcess(a.started.child)
+    assert.strictEqual((yield* ownerSide.client.dispatch).t, "GUILD_UPDATE")
+    assert.strictEqual((yield* ownerSide.client.next).op, 7)
+    assert.strictEqual((yield* ownerSide.client.closed).code, 1012)
+
+    yield* stopProcess(b.started.child)
+    yield* stopProcess(shard.child)
+  }), { timeout: 240_000 })
