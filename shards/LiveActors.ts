@@ -2,13 +2,13 @@ import { Context, Layer } from "effect"
 import type { Effect } from "effect"
 import type { GuildError } from "./guild/Operations.ts"
 import type { GuildState } from "./guild/State.ts"
-import type { WritePayload } from "./guild/WriteBatches.ts"
+import type { ActorStopped, WritePayload } from "./guild/WriteBatches.ts"
 
 /** One live guild actor: the state it published after its last committed change, and what the stats show. */
 export interface LiveGuild {
   readonly state: GuildState
   /** Queues a write for the actor's next batch, as its Write handler does. */
-  readonly write: (write: WritePayload) => Effect.Effect<string, GuildError>
+  readonly write: (write: WritePayload) => Effect.Effect<string, GuildError | ActorStopped>
   readonly name: string
   readonly icon: string | null
   readonly memberCount: number
@@ -28,10 +28,13 @@ export class LiveActors extends Context.Service<LiveActors, {
   readonly users: Set<string>
   /** The ids of the gateway sessions this process holds (src/gateway/Registry.ts). */
   readonly sessions: Set<string>
+  /** The users connected to this process who show as online, idle or dnd (src/gateway/Presence.ts). */
+  readonly presences: Set<string>
 }>()("guildhall/LiveActors") {
   static readonly layer = Layer.sync(LiveActors, () => ({
     guilds: new Map<string, LiveGuild>(),
     users: new Set<string>(),
-    sessions: new Set<string>()
+    sessions: new Set<string>(),
+    presences: new Set<string>()
   }))
 }

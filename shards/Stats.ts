@@ -40,7 +40,7 @@ const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]
   guilds: live.guilds.size,
   users: live.users.size,
   sessions: live.sessions.size,
-  presences: 0,
+  presences: live.presences.size,
   memory: process.memoryUsage().rss,
   uptime_seconds: Math.floor(process.uptime()),
   heaviest: [...live.guilds.entries()]

@@ -7,6 +7,7 @@ import { ControlListener } from "./Control.ts"
 import { LiveActors } from "./LiveActors.ts"
 import { ClusterStats } from "./Stats.ts"
 import { RelayPublisher } from "../src/gateway/Relay.ts"
+import { UserEvents } from "../src/gateway/UserEvents.ts"
 
 /**
  * A shard process: a runner hosting guild and user actors. It needs the
@@ -20,6 +21,7 @@ const main = Effect.gen(function*() {
   yield* Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`)
   return yield* Layer.launch(
     Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer, RelayPublisher.layer).pipe(
+      Layer.provide(UserEvents.layerRedis),
       Layer.provideMerge(runnerSharding(settings)),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer)

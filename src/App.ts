@@ -6,6 +6,10 @@ import { LiveActors } from "../shards/LiveActors.ts"
 import { clientSharding, embeddedSharding } from "../shards/Cluster.ts"
 import { ClusterStats } from "../shards/Stats.ts"
 import { UserActor } from "../shards/user/Actor.ts"
+import { DmChannelActor } from "../shards/dm/Actor.ts"
+import { DmsHttp } from "./dms/Http.ts"
+import { DmsRepo } from "./dms/Repo.ts"
+import { UserEvents } from "./gateway/UserEvents.ts"
 import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
@@ -28,6 +32,13 @@ import { GuildManagementHttp } from "./guilds/ManagementHttp.ts"
 import { AuditLogHttp } from "./auditlog/Http.ts"
 import { DiscoveryHttp } from "./discovery/Http.ts"
 import { MessagesHttp } from "./messages/Http.ts"
+import { MessageFeaturesHttp } from "./messages/FeaturesHttp.ts"
+import { ScheduledMessagesHttp } from "./messages/ScheduledHttp.ts"
+import { ReactionsHttp } from "./messages/ReactionsHttp.ts"
+import { PinsHttp } from "./messages/PinsHttp.ts"
+import { scheduledMessagesJob } from "./messages/ScheduledSender.ts"
+import { SelfDeletionHttp } from "./messages/SelfDeletionHttp.ts"
+import { selfDeletionJob } from "./messages/SelfDeletionJob.ts"
 import { GatewayHttp } from "./gateway/Http.ts"
 import { gatewayCluster, gatewayLocal, ReconnectOnShutdown } from "./gateway/Services.ts"
 import { ApplicationsHttp } from "./oauth2/ApplicationsHttp.ts"
@@ -82,12 +93,16 @@ export const clusterPlatformLayer = Layer.mergeAll(
 /** The actors this process hosts (embedded and shard processes). */
 export const entitiesLayer = (settings: Settings) => {
   const idle = { maxIdleTime: `${settings.actorIdleMinutes} minutes` as const }
-  return Layer.mergeAll(GuildActor(idle), UserActor(idle)).pipe(Layer.provide([GuildRepo.layer, GuildEvents.layer]))
+  // UserEvents (DM channel actors tell users directly) is the caller's: in memory here, over Redis in a shard process.
+  return Layer.mergeAll(GuildActor(idle), UserActor(idle), DmChannelActor(idle)).pipe(
+    Layer.provide([GuildRepo.layer, GuildEvents.layer])
+  )
 }
 
 /** The whole cluster in this one process: its actors on the embedded sharding, over Postgres. */
 export const embeddedActorsLayer = (settings: Settings) =>
   entitiesLayer(settings).pipe(
+    Layer.provide(UserEvents.layerLocal),
     Layer.provideMerge(embeddedSharding(settings)),
     Layer.provideMerge(LiveActors.layer),
     Layer.provideMerge(Layer.mergeAll(database, Snowflakes.layerLocal))
@@ -130,6 +145,12 @@ const handlersLayer = Layer.mergeAll(
   InvitesHttp,
   DiscoveryHttp,
   MessagesHttp,
+  MessageFeaturesHttp,
+  DmsHttp,
+  ScheduledMessagesHttp,
+  ReactionsHttp,
+  PinsHttp,
+  SelfDeletionHttp,
   GatewayHttp,
   ApplicationsHttp,
   OAuth2Http,
@@ -166,6 +187,7 @@ const requestServices = Layer.mergeAll(
   sessionsServices,
   phoneServices,
   relationshipsServices,
+  DmsRepo.layer,
   pushServices,
   oauth2Services
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
@@ -173,7 +195,7 @@ const requestServices = Layer.mergeAll(
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob])))
+  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob])))
   if (isClusterMode(settings)) {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),

@@ -55,12 +55,20 @@ export interface Settings {
   readonly discoveryMinMembers: number
   /** Seconds between two runs of the job that deletes accounts whose grace period is over. */
   readonly accountDeletionSweepSeconds: number
+  /** Seconds between two runs of the job that sends due scheduled messages (each API process runs it). */
+  readonly scheduledMessageSweepSeconds: number
+  /** Seconds between two runs of the job that carries out self-service message deletions. */
+  readonly messageDeletionSweepSeconds: number
+  /** Seconds between POST /users/@me/messages/delete and the deletion starting; DELETE cancels it until then. */
+  readonly messageDeletionDelaySeconds: number
   /** An S3-compatible bucket for uploaded media; absent means files under `dataDir/media`. */
   readonly mediaS3: Option.Option<MediaS3Settings>
   /** The WebSocket URL `GET /gateway` hands out; absent means ws:// on the Host the client asked. */
   readonly gatewayUrl: Option.Option<string>
   /** HELLO's `heartbeat_interval` in ms; a client silent for 1.5 of them is closed with 4009. */
   readonly gatewayHeartbeatMillis: number
+  /** Bytes a gateway connection may have waiting to be sent before it is closed as too slow (4000, resumable). */
+  readonly gatewayOutboundLimitBytes: number
 }
 
 /** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
@@ -139,10 +147,15 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   rateLimits: Config.Literals(["on", "off"], "RATE_LIMITS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
   accountDeletionGraceDays: positiveInt("ACCOUNT_DELETION_GRACE_DAYS", 14),
   accountDeletionSweepSeconds: positiveInt("ACCOUNT_DELETION_SWEEP_SECONDS", 60),
+  scheduledMessageSweepSeconds: positiveInt("SCHEDULED_MESSAGE_SWEEP_SECONDS", 5),
+  messageDeletionSweepSeconds: positiveInt("MESSAGE_DELETION_SWEEP_SECONDS", 30),
+  messageDeletionDelaySeconds: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "MESSAGE_DELETION_DELAY_SECONDS")
+    .pipe(Config.withDefault(86_400)),
   discoveryMinMembers: positiveInt("DISCOVERY_MIN_MEMBERS", 5),
   mediaS3: mediaS3Config,
   gatewayUrl: Config.URL("GATEWAY_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.option),
-  gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250)
+  gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250),
+  gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024)
 })
 
 const checked = (settings: Settings) =>

@@ -14,10 +14,13 @@
 //      default postgres://postgres@127.0.0.1:5432/postgres), seeds guilds of 1,000 and 10,000
 //      members straight into it (ops/bench/member-seed.ts), and measures a member nick change
 //      (PATCH /guilds/{id}/members/{user_id}), member search (POST /guilds/{id}/members-search)
-//      and /_health on that server; the memory of a 10,000-member guild is
+//      and /_health on that server; then (ops/bench/messages.ts) the raw Postgres insert rate
+//      of one message row per statement through the same driver, message create in one
+//      channel and spread over 100, and GET /channels/{id}/messages?limit=50; the memory of a 10,000-member guild is
 //      `node --expose-gc ops/bench/guild-memory.ts`;
 //   5. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
-//      health >= 40% of bare; member update >= 30% of health, member search p99 < 20 ms),
+//      health >= 40% of bare; member update >= 30% of health, member search p99 < 20 ms;
+//      message create >= 50% of raw inserts with p99 < 25 ms, message list >= 40% of health),
 //      and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
 //
@@ -38,6 +41,7 @@ import { join, relative } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import autocannon from "autocannon"
 import { scratchDatabase, seedMembers } from "./member-seed.ts"
+import { type BenchTools, measureMessages } from "./messages.ts"
 
 /** A failure with a message for the operator (no stack trace needed). */
 class BenchError extends Error {}
@@ -214,6 +218,8 @@ const bootEmbedded = async (bootSeconds: number, extraEnv: NodeJS.ProcessEnv = {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_REQUESTS: "false",
+    // Throughput is what is measured: at 50 connections one user passes any per-user limit.
+    RATE_LIMITS: "off",
     ...extraEnv
   }
   // Embedded mode: one process, PGlite, no Redis, whatever the caller's shell has set.
@@ -361,6 +367,28 @@ const gitCommit = (): string | null => {
   return out.status === 0 ? out.stdout.trim() : null
 }
 
+/** The tools ops/bench/messages.ts measures with: this file's load, measure and checked calls, as `token`. */
+const messageTools = (load: Load, token: string): BenchTools<Figures> => ({
+  connections: load.connections,
+  seconds: load.seconds,
+  measure: (target, url, extra) => {
+    const headers = { authorization: token, "content-type": "application/json" }
+    const { method = "GET", body, path } = extra
+    return measure(target, url, load, headers, {
+      method,
+      requests: [{
+        method,
+        setupRequest: (req) => ({
+          ...req,
+          ...(body === undefined ? {} : { body: body() }),
+          ...(path === undefined ? {} : { path: path() })
+        })
+      }]
+    })
+  },
+  callJson: (what, method, url, body) => callJson(what, method, url, body, token)
+})
+
 // --- members (issue 4) ------------------------------------------------------------------
 
 /**
@@ -416,9 +444,40 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
       }
     )
     const updateRatio = update.requestsPerSecond / health.requestsPerSecond
+    const messages = await measureMessages(messageTools(load, small.token), {
+      base: server.base,
+      guildUrl: small.guildUrl,
+      databaseUrl: db.url,
+      ownerId: String((await callJson("who am I", "GET", `${server.base}/users/@me`, undefined, small.token))["id"])
+    })
+    const rawInsert: Figures = {
+      target: "raw Postgres INSERT, one message row per statement (reference)",
+      url: db.url.replace(/\/\/[^@]*@/, "//"),
+      requestsPerSecond: messages.insertRate,
+      latencyP50Ms: 0,
+      latencyP99Ms: 0,
+      latencyAverageMs: 0,
+      latencyMaxMs: 0,
+      requests: Math.round(messages.insertRate * load.seconds),
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0
+    }
+    const createTarget = (what: string, f: Figures): Array<Target> => [
+      {
+        name: `message create (${what}) >= 50% of raw inserts`,
+        measured: `${fmt((f.requestsPerSecond / messages.insertRate) * 100, 1)}%`,
+        holds: f.requestsPerSecond >= 0.5 * messages.insertRate
+      },
+      { name: `message create (${what}) p99 < 25 ms`, measured: `${fmt(f.latencyP99Ms, 1)} ms`, holds: f.latencyP99Ms < 25 }
+    ]
+    const listRatio = messages.list.requestsPerSecond / health.requestsPerSecond
     return {
-      runs: [health, settings, update, search],
+      runs: [health, settings, update, search, rawInsert, messages.hotCreate, messages.spreadCreate, messages.list],
       targets: [
+        ...createTarget("one channel", messages.hotCreate),
+        ...createTarget("100 channels", messages.spreadCreate),
+        { name: "message list >= 40% of health", measured: `${fmt(listRatio * 100, 1)}%`, holds: listRatio >= 0.4 },
         {
           name: "member update >= 30% of health (requests/s, same server)",
           measured: `${fmt(updateRatio * 100, 1)}%`,
@@ -448,7 +507,7 @@ const main = async (): Promise<number> => {
   if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
 
   // Whatever happens, the run ends: two boots + every measured target + margin.
-  const budgetSeconds = 3 * bootSeconds + (3 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120
+  const budgetSeconds = 3 * bootSeconds + (3 * load.rounds + 9) * (load.seconds + load.warmupSeconds + 5) + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)

@@ -5,13 +5,13 @@ import { GuildResponse } from "../../src/guilds/Schemas.ts"
 import { invalidField, unknown } from "../../src/http/Errors.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
-import { GuildEvents } from "./Events.ts"
+import { GuildEvents, reloadEvents, shutdownEvents } from "./Events.ts"
 import { readOf } from "./operations/index.ts"
 import { Guild } from "./Protocol.ts"
 import { GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
 import { createGuild, type GuildState, viewFor } from "./State.ts"
-import { makeWriteBatches, type WritePayload } from "./WriteBatches.ts"
+import { type ActorStopped, makeWriteBatches, type WritePayload } from "./WriteBatches.ts"
 import type { GuildError } from "./Operations.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
@@ -32,7 +32,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const loading = Semaphore.makeUnsafe(1)
       let state: GuildState | undefined
       let loaded = false
-      let localWrite: (write: WritePayload) => Effect.Effect<string, GuildError> = () => Effect.die(new Error("not started"))
+      let localWrite: (write: WritePayload) => Effect.Effect<string, GuildError | ActorStopped> = () =>
+        Effect.die(new Error("not started"))
 
       const track = (next: GuildState | undefined) => {
         state = next
@@ -116,7 +117,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
 
         // Writes are decided one after another, in the order they arrive, and committed in
         // batches (WriteBatches.ts); the handler only queues its write and waits for the commit.
-        Write: ({ payload }) => writeBatched(payload).pipe(Rpc.fork),
+        // A write left when the actor stops is the engine's to deliver again: this handler is interrupted too.
+        Write: ({ payload }) => writeBatched(payload).pipe(Effect.catchTag("ActorStopped", () => Effect.interrupt), Rpc.fork),
 
         // Reads run concurrently with everything; in this process they skip the mailbox (src/guilds/Actors.ts).
         View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),
@@ -129,13 +131,19 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
               : definition.answer(s, payload.query, payload.viewerId)
           }).pipe(Rpc.fork),
 
-        Reload: () => changing(Effect.map(reload, () => ({ found: state !== undefined }))),
+        Reload: () =>
+          changing(Effect.gen(function*() {
+            const before = state
+            yield* reload
+            yield* events.publish(guildId, reloadEvents(before, state))
+            return { found: state !== undefined }
+          })),
 
         Shutdown: () =>
-          changing(Effect.sync(() => {
+          changing(Effect.suspend(() => {
             const found = state !== undefined
             drop()
-            return { found }
+            return Effect.as(found ? events.publish(guildId, shutdownEvents(guildId)) : Effect.void, { found })
           }))
       })
     }),

@@ -16,6 +16,8 @@ export interface JoinSource {
   readonly joinSourceType: number
   readonly sourceInviteCode: string | null
   readonly inviterId: string | null
+  /** Through a temporary invite: membership ends when the user goes offline. */
+  readonly temporary?: boolean
 }
 
 /** Refuses a banned user and a full guild. */
@@ -51,16 +53,16 @@ export const admit = (state: GuildState, guildId: string, user: UserPartialRespo
   const next: GuildState = {
     ...pruned.state,
     members: pruned.state.members.with(user.id, member),
-    memberProfiles: pruned.state.memberProfiles.with(user.id, { ...EMPTY_PROFILE, ...source })
+    memberProfiles: pruned.state.memberProfiles.with(user.id, { ...EMPTY_PROFILE, ...source, temporary: source.temporary ?? false })
   }
   const persist = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     if (pruned.expired.length > 0) {
       yield* sql`DELETE FROM guild_bans WHERE guild_id = ${guildId} AND expires_at IS NOT NULL AND expires_at <= ${member.joined_at}`
     }
-    yield* sql`INSERT INTO guild_members (guild_id, user_id, joined_at, join_source_type, source_invite_code, inviter_id)
+    yield* sql`INSERT INTO guild_members (guild_id, user_id, joined_at, join_source_type, source_invite_code, inviter_id, temporary)
                VALUES (${guildId}, ${user.id}, ${member.joined_at}, ${source.joinSourceType}, ${source.sourceInviteCode},
-                       ${source.inviterId})`
+                       ${source.inviterId}, ${source.temporary ?? false})`
   })
   const events: ReadonlyArray<GuildEvent> = [
     ...pruned.expired.map((ban) => ({ type: "GUILD_BAN_REMOVE", data: { guild_id: guildId, user: ban.user } })),

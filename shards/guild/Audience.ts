@@ -43,6 +43,7 @@ const BAN_EVENTS = new Set(["GUILD_BAN_ADD", "GUILD_BAN_REMOVE"])
 
 const isChannel = Schema.is(ChannelResponse)
 const isInChannel = Schema.is(Schema.Struct({ channel_id: Schema.String }))
+const isForUser = Schema.is(Schema.Struct({ user_id: Schema.String }))
 const isAboutUser = Schema.is(Schema.Struct({ user: Schema.Struct({ id: Schema.String }) }))
 
 /** The members for whom `allowed` holds, as the shorter of the two lists. */
@@ -68,6 +69,8 @@ const inChannel = (state: GuildState, channel: ChannelResponse | undefined, want
 /** Who may receive `event` of the guild whose state is `state` (undefined: the guild is not loaded here). */
 export const audienceOf = (state: GuildState | undefined, event: GuildEvent): Audience => {
   const { type, data } = event
+  // A user's own bookkeeping (read states) goes to that user's sessions alone.
+  if (type === "MESSAGE_ACK") return isForUser(data) ? { kind: "only", users: [data.user_id] } : NOBODY
   const scoped = CHANNEL_EVENTS.has(type) || IN_CHANNEL_EVENTS.has(type) || INVITE_EVENTS.has(type) ||
     BAN_EVENTS.has(type)
   if (!scoped) return MEMBERS

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, PubSub } from "effect"
 import type { GuildEvent } from "./Operations.ts"
+import { type GuildState, viewFor } from "./State.ts"
 
 /** A committed change of a guild, as the gateway dispatches it. */
 export interface PublishedEvent extends GuildEvent {
@@ -25,3 +26,19 @@ export class GuildEvents extends Context.Service<GuildEvents, {
       }))
   )
 }
+
+/**
+ * What connected sessions hear when the actor reloads its state: the guild
+ * as it now is (GUILD_UPDATE); after a shutdown, the guild is back
+ * (GUILD_CREATE with its id: each gateway reads each member's own view).
+ */
+export const reloadEvents = (before: GuildState | undefined, after: GuildState | undefined): ReadonlyArray<GuildEvent> => {
+  if (after === undefined) return []
+  if (before === undefined) return [{ type: "GUILD_CREATE", data: { id: after.guild.id } }]
+  return [{ type: "GUILD_UPDATE", data: viewFor(after, after.guild.owner_id) }]
+}
+
+/** The actor stopped: its guild is unavailable to sessions until it starts again (not a removal). */
+export const shutdownEvents = (guildId: string): ReadonlyArray<GuildEvent> => [
+  { type: "GUILD_DELETE", data: { id: guildId, unavailable: true } }
+]

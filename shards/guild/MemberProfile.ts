@@ -9,6 +9,8 @@ export interface MemberProfile {
   readonly joinSourceType: number | null
   readonly sourceInviteCode: string | null
   readonly inviterId: string | null
+  /** Joined through a temporary invite and given no role since: removed on going offline (TemporaryMembers.ts). */
+  readonly temporary: boolean
 }
 
 export const EMPTY_PROFILE: MemberProfile = {
@@ -16,5 +18,6 @@ export const EMPTY_PROFILE: MemberProfile = {
   pronouns: null,
   joinSourceType: null,
   sourceInviteCode: null,
-  inviterId: null
+  inviterId: null,
+  temporary: false
 }

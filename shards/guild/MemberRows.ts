@@ -23,6 +23,7 @@ interface MemberRow extends UserRow {
   readonly join_source_type: number | null
   readonly source_invite_code: string | null
   readonly inviter_id: string | null
+  readonly temporary: boolean
 }
 
 export interface LoadedMembers {
@@ -40,7 +41,7 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
              m.communication_disabled_until AS member_timeout, m.avatar AS member_avatar, m.banner AS member_banner,
              m.bio AS member_bio, m.pronouns AS member_pronouns, m.accent_color AS member_accent_color,
              m.profile_flags AS member_profile_flags, m.join_source_type, m.source_invite_code,
-             m.inviter_id::text AS inviter_id
+             m.inviter_id::text AS inviter_id, m.temporary
       FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
     const members = new Map<string, GuildMemberResponse>()
     const memberProfiles = new Map<string, MemberProfile>()
@@ -60,13 +61,14 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
       })
       // Most members never set a profile: only those who did take an entry.
       if (m.member_bio !== null || m.member_pronouns !== null || m.join_source_type !== null ||
-        m.source_invite_code !== null || m.inviter_id !== null) {
+        m.source_invite_code !== null || m.inviter_id !== null || m.temporary) {
         memberProfiles.set(m.id, {
           bio: m.member_bio,
           pronouns: m.member_pronouns,
           joinSourceType: m.join_source_type,
           sourceInviteCode: m.source_invite_code,
-          inviterId: m.inviter_id
+          inviterId: m.inviter_id,
+          temporary: m.temporary
         })
       }
     }
@@ -76,7 +78,8 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
 /**
  * Member rows as a batch writes them: every member column of each member
  * updated in the batch, in one statement (the values arrive as text or
- * numbers; the casts give them their columns' types).
+ * numbers; the casts give them their columns' types). A member holding a
+ * role is no longer temporary, for good (schema 0025).
  */
 export const memberRows: RowSink = {
   name: "guild_members",
@@ -85,7 +88,8 @@ export const memberRows: RowSink = {
       Effect.asVoid(sql`UPDATE guild_members AS m SET
           nick = v.nick, roles = v.roles::bigint[], mute = v.mute::boolean, deaf = v.deaf::boolean,
           communication_disabled_until = v.timeout::timestamptz, avatar = v.avatar, banner = v.banner,
-          accent_color = v.accent_color::integer, profile_flags = v.profile_flags::integer, bio = v.bio, pronouns = v.pronouns
+          accent_color = v.accent_color::integer, profile_flags = v.profile_flags::integer, bio = v.bio, pronouns = v.pronouns,
+          temporary = m.temporary AND cardinality(v.roles::bigint[]) = 0
         FROM (VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))})
           AS v(user_id, nick, roles, mute, deaf, timeout, avatar, banner, accent_color, profile_flags, bio, pronouns)
         WHERE m.guild_id = ${guildId} AND m.user_id = v.user_id::bigint`))

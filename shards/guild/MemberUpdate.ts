@@ -156,5 +156,7 @@ export const applyMemberPatch = (
     const added = wanted === undefined ? [] : wanted.filter((id) => !member.roles.includes(id))
     const removed = wanted === undefined ? [] : member.roles.filter((id) => !wanted.includes(id))
     if (wanted !== undefined && (added.length > 0 || removed.length > 0)) nextMember = { ...nextMember, roles: wanted }
-    return { member: nextMember, profile: nextProfile, changes, added, removed }
+    // A role given ends a temporary membership for good (operations/TemporaryMembers.ts).
+    const kept = added.length > 0 && nextProfile.temporary ? { ...nextProfile, temporary: false } : nextProfile
+    return { member: nextMember, profile: kept, changes, added, removed }
   })

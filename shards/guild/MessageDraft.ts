@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { BadRequest, type Forbidden, invalidField, missingPermissions } from "../../src/http/Errors.ts"
 import type { AllowedMentionsRequest, MessageCreateRequest, RichEmbedRequest } from "../../src/messages/Requests.ts"
-import { MessageFlag, type MessageEmbedResponse, type MessageStickerResponse } from "../../src/messages/Schemas.ts"
+import { type MessageAttachmentResponse, MessageFlag, type MessageEmbedResponse, type MessageStickerResponse } from "../../src/messages/Schemas.ts"
 import type { UserPartialResponse } from "../../src/users/Schemas.ts"
 import { DisabledOperation } from "./MessageAccess.ts"
 import { has, Permission } from "./Permissions.ts"
@@ -97,16 +97,21 @@ export const stickersFor = (
 export const sendableFlags = (flags: number | undefined): number => (flags ?? 0) & SENDABLE_FLAGS
 
 /**
- * Rules of a JSON create that need no state: files come only with multipart
- * requests, saved media is not kept yet, a voice message is one audio file
- * and nothing else, and a message says something.
+ * Rules of a create that need no state: files come only with multipart
+ * requests (`uploads`, their metadata already matched to them), saved media is
+ * not kept yet, a voice message is one audio file and nothing else, and a
+ * message says something.
  */
-export const checkShape = (request: MessageCreateRequest, forward: boolean): Effect.Effect<void, BadRequest> => {
+export const checkShape = (
+  request: MessageCreateRequest,
+  forward: boolean,
+  uploads: ReadonlyArray<MessageAttachmentResponse> = []
+): Effect.Effect<void, BadRequest> => {
   const content = request.content ?? ""
   const embeds = request.embeds?.length ?? 0
   const stickers = request.sticker_ids?.length ?? 0
-  const attachments = request.attachments?.length ?? 0
-  if (attachments > 0) {
+  const attachments = uploads.length
+  if (attachments === 0 && (request.attachments?.length ?? 0) > 0) {
     return Effect.fail(invalidField("attachments.0", "NO_FILE_FOR_ATTACHMENT_METADATA", "No file was uploaded for this attachment"))
   }
   if (request.favorite_meme_id != null) {
@@ -118,14 +123,16 @@ export const checkShape = (request: MessageCreateRequest, forward: boolean): Eff
     if (stickers > 0) {
       return Effect.fail(invalidField("sticker_ids", "VOICE_MESSAGES_CANNOT_HAVE_STICKERS", "A voice message has no stickers"))
     }
-    return Effect.fail(invalidField("attachments", "VOICE_MESSAGES_REQUIRE_SINGLE_ATTACHMENT", "A voice message is one audio file"))
+    return attachments === 1
+      ? Effect.void
+      : Effect.fail(invalidField("attachments", "VOICE_MESSAGES_REQUIRE_SINGLE_ATTACHMENT", "A voice message is one audio file"))
   }
   if (forward) {
-    return content !== "" || embeds > 0 || stickers > 0
+    return content !== "" || embeds > 0 || stickers > 0 || attachments > 0
       ? Effect.fail(invalidField("message_reference", "FORWARD_MESSAGES_CANNOT_CONTAIN_CONTENT", "A forward adds nothing of its own"))
       : Effect.void
   }
-  return content.trim() === "" && embeds === 0 && stickers === 0
+  return content.trim() === "" && embeds === 0 && stickers === 0 && attachments === 0
     ? Effect.fail(new BadRequest({ code: "CANNOT_SEND_EMPTY_MESSAGE", message: "Cannot send an empty message" }))
     : Effect.void
 }

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { MessageResponse } from "../../src/messages/Schemas.ts"
 import { type ChannelMessages, MessageWindow, WINDOW_SIZE, type WindowEntry } from "./MessageWindow.ts"
+import type { RowSink, RowWrite, SqlValue } from "./Operations.ts"
 import { SharedMap } from "./SharedMap.ts"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "./StoredMessages.ts"
 
@@ -17,23 +18,45 @@ export const entryOf = (message: MessageResponse): WindowEntry => ({
 })
 
 /** Snowflake ids as a Postgres bigint[] literal (digits only, so nothing to escape). */
-const idArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
+export const idArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
 
-/** Stores a new message of the guild's channel. */
+/** A new message's row, in the column order of `messageInserts`. */
+const messageValues = (guildId: string | null, m: MessageResponse): ReadonlyArray<SqlValue> => {
+  const ref = m.message_reference
+  return [
+    m.channel_id, m.id, guildId, m.author.id, m.type, m.flags, m.content, m.tts, m.mention_everyone,
+    idArray(m.mentions.map((u) => u.id)), idArray(m.mention_roles), JSON.stringify(m.embeds),
+    JSON.stringify(m.attachments), JSON.stringify(m.stickers ?? []), ref?.channel_id ?? null,
+    ref?.message_id ?? null, ref?.guild_id ?? null, ref?.type ?? null,
+    m.message_snapshots === undefined ? null : JSON.stringify(m.message_snapshots), m.nonce ?? null, m.timestamp
+  ]
+}
+
+/**
+ * New messages as a batch writes them: one INSERT of many rows, so a burst of
+ * sends to a guild costs one statement per batch, not one per message.
+ */
+export const messageInserts: RowSink = {
+  name: "messages",
+  writeAll: (_guildId, rows) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.asVoid(sql`
+        INSERT INTO messages (channel_id, id, guild_id, author_id, type, flags, content, tts, mention_everyone,
+          mention_user_ids, mention_role_ids, embeds, attachments, stickers, reference_channel_id, reference_message_id,
+          reference_guild_id, reference_type, snapshots, nonce, created_at)
+        VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))}`))
+}
+
+/** A new message of the guild's channel (guild null: a DM), for `messageInserts`. */
+export const messageRow = (guildId: string | null, m: MessageResponse): RowWrite => ({
+  sink: messageInserts,
+  key: m.id,
+  values: messageValues(guildId, m)
+})
+
+/** Stores a new message at once (outside a batch). */
 export const insertMessage = (guildId: string | null, m: MessageResponse) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => {
-    const ref = m.message_reference
-    return Effect.asVoid(sql`
-      INSERT INTO messages (channel_id, id, guild_id, author_id, type, flags, content, tts, mention_everyone,
-        mention_user_ids, mention_role_ids, embeds, attachments, stickers, reference_channel_id, reference_message_id,
-        reference_guild_id, reference_type, snapshots, nonce, created_at)
-      VALUES (${m.channel_id}, ${m.id}, ${guildId}, ${m.author.id}, ${m.type}, ${m.flags}, ${m.content}, ${m.tts},
-        ${m.mention_everyone}, ${idArray(m.mentions.map((u) => u.id))}::bigint[], ${idArray(m.mention_roles)}::bigint[],
-        ${JSON.stringify(m.embeds)}::jsonb, ${JSON.stringify(m.attachments)}::jsonb, ${JSON.stringify(m.stickers ?? [])}::jsonb,
-        ${ref?.channel_id ?? null}, ${ref?.message_id ?? null}, ${ref?.guild_id ?? null}, ${ref?.type ?? null},
-        ${m.message_snapshots === undefined ? null : JSON.stringify(m.message_snapshots)}::jsonb, ${m.nonce ?? null},
-        ${m.timestamp})`)
-  })
+  messageInserts.writeAll(guildId ?? "", [messageValues(guildId, m)])
 
 /**
  * Writes what an edit may change. Only these columns: an edit of a message

@@ -1,3 +1,4 @@
+import type { MessageReactions } from "./Reactions.ts"
 import { SharedMap } from "./SharedMap.ts"
 
 /** What the actor keeps of one message: its JSON as served, and what decisions look at. */
@@ -109,6 +110,10 @@ export interface ChannelMessages {
   readonly coveredFrom: bigint
   /** When each member last sent here, kept while the channel has a slowmode. */
   readonly lastSent: SharedMap<string, number>
+  /** Reactions of the window's messages by message id (Reactions.ts); absent or missing: none. */
+  readonly reactions?: SharedMap<string, MessageReactions>
+  /** The channel's pinned messages (any age) by id, each with when it was pinned (ISO); absent: none. */
+  readonly pins?: ReadonlyMap<string, string>
 }
 
 /** A channel that has no message: nothing to cover. */

@@ -34,7 +34,7 @@ const onWire = <const Tag extends string, S extends Schema.Top>(tag: Tag, error:
  * storage) and the key of `actor_operations` (a write that committed before
  * its runner died is not applied twice).
  */
-const GuildErrors = Schema.Union([
+export const GuildErrors = Schema.Union([
   onWire("BadRequest", BadRequest),
   onWire("Forbidden", Forbidden),
   onWire("NotFound", NotFound)

@@ -7,6 +7,7 @@ import { loadMembers } from "./MemberRows.ts"
 import { loadExpressions } from "./ExpressionRows.ts"
 import { loadBans, loadInvites } from "./BanInviteRows.ts"
 import { loadChannelMessages } from "./MessageRows.ts"
+import { withReactionsAndPins } from "./ReactionRows.ts"
 import type { WriteContext } from "./Operations.ts"
 import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildSettings, GuildState } from "./State.ts"
@@ -55,7 +56,11 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           const bans = yield* Effect.provideService(loadBans(guildId), SqlClient.SqlClient, sql)
           const invites = yield* Effect.provideService(loadInvites(guildId), SqlClient.SqlClient, sql)
           const { emojis, stickers } = yield* Effect.provideService(loadExpressions(guildId), SqlClient.SqlClient, sql)
-          const channelMessages = yield* Effect.provideService(loadChannelMessages(guildId), SqlClient.SqlClient, sql)
+          const channelMessages = yield* Effect.provideService(
+            Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId)),
+            SqlClient.SqlClient,
+            sql
+          )
           const { created_at, ...settings } = guild
           const state: GuildState = {
             guild: { ...settings, message_history_cutoff: isoTimestampOrNull(guild.message_history_cutoff) },

@@ -106,9 +106,20 @@ export const renderRows = (
   Effect.gen(function*() {
     if (rows.length === 0) return []
     const sql = yield* SqlClient.SqlClient
-    const replyTargets = [...new Set(rows.filter(isReply).flatMap((r) => (r.reference_message_id === null ? [] : [r.reference_message_id])))]
-    const targets = replyTargets.length === 0 ? [] : yield* sql<MessageRow>`
-      SELECT ${sql.literal(MESSAGE_COLUMNS)} FROM messages m WHERE m.id IN ${sql.in(replyTargets)}`
+    const replyTargets = new Map<string, { readonly channelId: string; readonly id: string }>()
+    for (const row of rows) {
+      if (!isReply(row) || row.reference_channel_id === null || row.reference_message_id === null) continue
+      replyTargets.set(`${row.reference_channel_id}/${row.reference_message_id}`, {
+        channelId: row.reference_channel_id,
+        id: row.reference_message_id
+      })
+    }
+    // By channel and id, the primary key: an id alone would scan every channel's messages.
+    const targets = replyTargets.size === 0 ? [] : yield* sql<MessageRow>`
+      SELECT ${sql.literal(MESSAGE_COLUMNS)}
+      FROM unnest(${`{${[...replyTargets.values()].map((t) => t.channelId).join(",")}}`}::bigint[],
+                  ${`{${[...replyTargets.values()].map((t) => t.id).join(",")}}`}::bigint[]) AS t (channel_id, id)
+      JOIN messages m ON m.channel_id = t.channel_id AND m.id = t.id`
     const userIds = [...new Set([...rows, ...targets].flatMap((r) => [r.author_id, ...r.mention_user_ids]))]
     const userRows = yield* sql<UserRow>`SELECT * FROM users WHERE id IN ${sql.in(userIds)}`
     const users = new Map(userRows.map((u) => [u.id, toUserPartial(u)]))

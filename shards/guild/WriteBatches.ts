@@ -1,4 +1,4 @@
-import { Cause, Deferred, Effect, Exit, Option, Queue, type Scope, type Semaphore } from "effect"
+import { Cause, Data, Deferred, Effect, Exit, Option, Queue, type Scope, type Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
 import { BadRequest, unknown } from "../../src/http/Errors.ts"
 import type { Executed, GuildError } from "./Operations.ts"
@@ -19,8 +19,15 @@ export interface DecidedWrite {
 
 interface Pending {
   readonly write: WritePayload
-  readonly done: Deferred.Deferred<string, GuildError>
+  readonly done: Deferred.Deferred<string, GuildError | ActorStopped>
 }
+
+/**
+ * The actor stopped (idle, shutdown, shard moved) before it answered the write:
+ * whether it committed is unknown, so the caller sends it again, by the same
+ * operation id, through the actor's mailbox (which starts it again).
+ */
+export class ActorStopped extends Data.TaggedError("ActorStopped") {}
 
 const conflict = () => new BadRequest({ code: "CONFLICT", message: "The change conflicts with what is stored" })
 
@@ -47,9 +54,14 @@ export const makeWriteBatches = (actor: {
   readonly committed: (next: GuildState | undefined, writes: ReadonlyArray<DecidedWrite>) => Effect.Effect<void>
   /** Held while a batch runs: whatever else changes the state waits for it. */
   readonly lock: Semaphore.Semaphore
-}): Effect.Effect<(write: WritePayload) => Effect.Effect<string, GuildError>, never, Scope.Scope> =>
+}): Effect.Effect<(write: WritePayload) => Effect.Effect<string, GuildError | ActorStopped>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const queue = yield* Queue.unbounded<Pending>()
+    // Writes not answered yet. When the actor stops, the worker is interrupted first (it was
+    // forked after this finalizer was added), then every write it left is told so.
+    const open = new Set<Pending>()
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(open, (pending) => Deferred.fail(pending.done, new ActorStopped()), { discard: true }))
 
     /** Decides `writes` in order from the current state; what failed to decide is answered at once. */
     const decideAll = (writes: ReadonlyArray<Pending>) =>
@@ -137,6 +149,11 @@ export const makeWriteBatches = (actor: {
     yield* Effect.forkScoped(worker)
 
     return (write: WritePayload) =>
-      Effect.flatMap(Deferred.make<string, GuildError>(), (done) =>
-        Effect.andThen(Queue.offer(queue, { write, done }), Deferred.await(done)))
+      Effect.flatMap(Deferred.make<string, GuildError | ActorStopped>(), (done) => {
+        const pending = { write, done }
+        open.add(pending)
+        return Effect.andThen(Queue.offer(queue, pending), Deferred.await(done)).pipe(
+          Effect.ensuring(Effect.sync(() => open.delete(pending)))
+        )
+      })
   })

@@ -1,5 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { firstIdAt } from "../../shards/guild/AuthorMessages.ts"
 import * as Bans from "../../shards/guild/operations/Bans.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { auditReason } from "../guilds/AuditReason.ts"
@@ -7,12 +8,14 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { AuthorMessagesRepo } from "../messages/AuthorMessagesRepo.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
 
 export const BansHttp = lean(HttpApiBuilder.group(Api, "bans", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const users = yield* UsersRepo
+    const authorMessages = yield* AuthorMessagesRepo
 
     return handlers
       .handle("list", ({ params }) =>
@@ -25,11 +28,17 @@ export const BansHttp = lean(HttpApiBuilder.group(Api, "bans", (handlers) =>
           const reason = payload.reason ?? null
           // The header names why for the audit log; without it, the ban's own reason does.
           const header = yield* auditReason
+          const days = payload.delete_message_days ?? 0
+          // Messages older than the actor's windows are known only here; the actor adds those of its windows.
+          const storedMessages = days > 0
+            ? yield* authorMessages.since(params.guild_id, target.id, firstIdAt(Date.now() - days * 24 * 3600_000))
+            : undefined
           yield* actors.write(params.guild_id, Bans.banMember, {
             target: toUserPartial(target),
             reason,
-            deleteMessageDays: payload.delete_message_days ?? 0,
-            durationSeconds: payload.ban_duration_seconds ?? 0
+            deleteMessageDays: days,
+            durationSeconds: payload.ban_duration_seconds ?? 0,
+            storedMessages
           }, { actorId: me.id, reason: header ?? reason })
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
           yield* actors.user(target.id).Left({ guildId: params.guild_id }).pipe(
@@ -44,4 +53,4 @@ export const BansHttp = lean(HttpApiBuilder.group(Api, "bans", (handlers) =>
           const reason = yield* auditReason
           yield* actors.write(params.guild_id, Bans.unbanMember, { targetId: params.user_id }, { actorId: me.id, reason })
         }))
-  }))))
+  })))).pipe(Layer.provide(AuthorMessagesRepo.layer))

@@ -6,8 +6,8 @@ import { Snowflake } from "../http/Common.ts"
 import { ApiErrors } from "../http/Errors.ts"
 import {
   ChannelCreateRequest,
+  ChannelPatchRequest,
   ChannelPositionUpdateRequest,
-  ChannelUpdateRequest,
   PermissionOverwriteCreateRequest,
   RtcRegionResponse
 } from "./Schemas.ts"
@@ -42,7 +42,7 @@ export class ChannelsApi extends HttpApiGroup.make("channels").add(
   HttpApiEndpoint.patch("update", "/channels/:channel_id", {
     params: channelPath,
     headers: ReasonHeader,
-    payload: ChannelUpdateRequest,
+    payload: ChannelPatchRequest,
     success: ChannelResponse,
     error: ApiErrors
   }),

@@ -2,6 +2,8 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Channels from "../../shards/guild/operations/Channels.ts"
 import * as ChannelLayout from "../../shards/guild/operations/ChannelLayout.ts"
+import { guildChannelPatch } from "../dms/ChannelPatch.ts"
+import { Dms } from "../dms/Dms.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
@@ -31,6 +33,7 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
     const actors = yield* Actors
     const snowflakes = yield* Snowflakes
     const channelGuilds = yield* ChannelGuilds
+    const dms = yield* Dms
 
     return handlers
       .handle("list", ({ params }) =>
@@ -44,18 +47,23 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.view(params.channel_id, me.id)
           const guildId = yield* channelGuilds.guildOf(params.channel_id)
           return yield* actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
         }))
       .handle("update", ({ params, headers, payload }) =>
         Effect.gen(function*() {
           const actor = yield* by(headers)
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.update(params.channel_id, actor.actorId, payload)
+          const patch = yield* guildChannelPatch(payload)
           const guildId = yield* channelGuilds.guildOf(params.channel_id)
-          return yield* actors.write(guildId, Channels.updateChannel, { channelId: params.channel_id, patch: payload }, actor)
+          return yield* actors.write(guildId, Channels.updateChannel, { channelId: params.channel_id, patch }, actor)
         }))
       .handle("delete", ({ params, headers }) =>
         Effect.gen(function*() {
           const actor = yield* by(headers)
+          // For a DM: closes it (a group DM: leaves it).
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.close(params.channel_id, actor.actorId)
           const guildId = yield* channelGuilds.guildOf(params.channel_id)
           yield* actors.write(guildId, Channels.deleteChannel, { channelId: params.channel_id }, actor)
         }))
@@ -83,4 +91,4 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
   })))
 
 /** The channel routes, with the channel → guild lookup they route by. */
-export const ChannelsHttp = lean(ChannelsHandlers).pipe(Layer.provide(ChannelGuilds.layer))
+export const ChannelsHttp = lean(ChannelsHandlers).pipe(Layer.provide([ChannelGuilds.layer, Dms.layer]))

@@ -56,6 +56,16 @@ export const ChannelUpdateRequest = Schema.Struct({
 })
 export type ChannelUpdateRequest = typeof ChannelUpdateRequest.Type
 
+/** PATCH /channels/{id}: the guild variants, or the group DM one (type 3 with `icon`, `owner_id`, `nicks`: src/dms). */
+export const ChannelPatchRequest = Schema.Struct({
+  ...ChannelUpdateRequest.fields,
+  type: Schema.optional(Schema.Literals([ChannelType.TEXT, ChannelType.VOICE, ChannelType.CATEGORY, ChannelType.LINK, 3])),
+  icon: Schema.optional(Schema.NullOr(Schema.String)),
+  owner_id: Schema.optional(Schema.NullOr(Snowflake)),
+  nicks: Schema.optional(Schema.NullOr(Schema.Record(Snowflake, Schema.NullOr(BoundedText(1, 32)))))
+})
+export type ChannelPatchRequest = typeof ChannelPatchRequest.Type
+
 export const ChannelPositionUpdateRequest = Schema.Array(Schema.Struct({
   id: Snowflake,
   position: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }))),

@@ -3,13 +3,29 @@ import { admission } from "../../shards/guild/Audience.ts"
 import * as Reads from "../../shards/guild/Reads.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { EventFeed, type FeedEvent } from "./Feed.ts"
+import { Intent, intentOfGuildEvent, wants } from "./Intents.ts"
+import { Presences } from "./Presence.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { Dispatch, GatewaySession } from "./Session.ts"
 
-/** GUILD_CREATE of the guild as `userId` sees it, or nothing when it cannot be read now. */
-export const guildCreate = (actors: Actors["Service"], guildId: string, userId: string) =>
-  actors.readGuild(guildId, Reads.view(userId), (guild) => guild.View({ userId })).pipe(
-    Effect.map((data): ReadonlyArray<Dispatch> => [{ type: "GUILD_CREATE", data }]),
+/**
+ * GUILD_CREATE of the guild as the session's user sees it, with the members
+ * who show as online when the session asked for GUILD_PRESENCES; nothing when
+ * the guild cannot be read now.
+ */
+export const guildCreate = (
+  actors: Actors["Service"],
+  presences: Presences["Service"],
+  guildId: string,
+  session: GatewaySession
+) =>
+  actors.readGuild(guildId, Reads.view(session.userId), (guild) => guild.View({ userId: session.userId })).pipe(
+    Effect.map((view): ReadonlyArray<Dispatch> => {
+      const online = wants(session.intents, Intent.GUILD_PRESENCES) ? presences.inGuild(guildId, session.userId) : []
+      // The view is JSON already (shared by every member who sees the same): the presences are spliced in.
+      const data = online.length === 0 ? view : `${view.slice(0, -1)},"presences":[${online.join(",")}]}`
+      return [{ type: "GUILD_CREATE", data }]
+    }),
     Effect.orElseSucceed((): ReadonlyArray<Dispatch> => [])
   )
 
@@ -29,14 +45,21 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
   const feed = yield* EventFeed
   const registry = yield* GatewayRegistry
   const actors = yield* Actors
+  const presences = yield* Presences
 
   const toGuild = ({ event }: FeedEvent) => {
     const admits = admission(event.audience)
+    // The actor started again after a shutdown: every session gets the guild as its user sees it.
+    if (event.dispatch.type === "GUILD_CREATE") {
+      const back = [...registry.inGuild(event.guildId)].filter((s) => admits(s.userId))
+      return Effect.forEach(back, (session) => sendGuild(session, event.guildId, Effect.void), { discard: true })
+    }
     // The member leaving hears GUILD_DELETE instead, below.
     const leaving = event.membership?.joined === false ? event.membership.userId : undefined
+    const needed = intentOfGuildEvent(event.dispatch.type)
     const sessions = [...registry.inGuild(event.guildId)]
     for (const session of sessions) {
-      if (session.userId !== leaving && admits(session.userId)) session.dispatch(event.dispatch)
+      if (session.userId !== leaving && admits(session.userId) && wants(session.intents, needed)) session.dispatch(event.dispatch)
     }
     return isRemoval(event.dispatch)
       ? Effect.forEach(sessions, (s) => registry.leave(s, event.guildId), { discard: true })
@@ -44,10 +67,10 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
   }
 
   // The guild's view is read off the delivery path; the session holds its later dispatches until then.
-  const joined = (session: GatewaySession, guildId: string) =>
+  const sendGuild = (session: GatewaySession, guildId: string, first: Effect.Effect<void>) =>
     Effect.suspend(() => {
       session.hold()
-      return Effect.andThen(registry.join(session, guildId), guildCreate(actors, guildId, session.userId)).pipe(
+      return Effect.andThen(first, guildCreate(actors, presences, guildId, session)).pipe(
         Effect.onExit((exit) => Effect.sync(() => session.release(exit._tag === "Success" ? exit.value : []))),
         Effect.forkDetach,
         Effect.asVoid
@@ -60,7 +83,7 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
     const sessions = [...registry.ofUser(membership.userId)]
     return Effect.forEach(sessions, (session) => {
       const member = session.guilds.has(event.guildId)
-      if (membership.joined) return member ? Effect.void : joined(session, event.guildId)
+      if (membership.joined) return member ? Effect.void : sendGuild(session, event.guildId, registry.join(session, event.guildId))
       if (!member) return Effect.void
       session.dispatch({ type: "GUILD_DELETE", data: JSON.stringify({ id: event.guildId }) })
       return registry.leave(session, event.guildId)

@@ -1,9 +1,10 @@
-import { Context, Effect, Layer, Queue } from "effect"
+import { Context, Effect, Layer, PubSub, Queue } from "effect"
 import { Redis } from "ioredis"
 import { GuildEvents } from "../../shards/guild/Events.ts"
 import { AppConfig } from "../Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { decodeRouted, guildChannel, routedEvents, type RoutedEvent, userChannel } from "./Relay.ts"
+import { decodeUserDispatch, type UserDispatch, UserEvents } from "./UserEvents.ts"
 
 /**
  * A routed event, and whom it is for: the sessions of its guild, and/or the
@@ -28,21 +29,25 @@ export class EventFeed extends Context.Service<EventFeed, {
   readonly unwatchUser: (userId: string) => Effect.Effect<void>
   /** The next events, waiting for one. */
   readonly next: Effect.Effect<ReadonlyArray<FeedEvent>>
+  /** The next dispatches addressed to users (UserEvents.ts), waiting for one. */
+  readonly nextForUsers: Effect.Effect<ReadonlyArray<UserDispatch>>
 }>()("guildhall/EventFeed") {
   /** The actors of this process publish every event there is. */
   static readonly layerLocal = Layer.effect(
     EventFeed,
     Effect.gen(function*() {
       const routed = yield* routedEvents
+      const forUsers = yield* PubSub.subscribe((yield* UserEvents).pubsub)
       return EventFeed.of({
         watchGuild: () => Effect.void,
         unwatchGuild: () => Effect.void,
         watchUser: () => Effect.void,
         unwatchUser: () => Effect.void,
-        next: Effect.map(routed, (batch) => batch.map((event) => ({ event, forGuild: true, forMember: true })))
+        next: Effect.map(routed, (batch) => batch.map((event) => ({ event, forGuild: true, forMember: true }))),
+        nextForUsers: PubSub.takeAll(forUsers)
       })
     })
-  ).pipe(Layer.provide(GuildEvents.layer))
+  ).pipe(Layer.provide([GuildEvents.layer, UserEvents.layerLocal]))
 
   /** One subscriber connection per process; one Redis message per event, whatever the number of sessions. */
   static readonly layerRedis = Layer.effect(
@@ -55,8 +60,12 @@ export class EventFeed extends Context.Service<EventFeed, {
         (s) => Effect.promise(() => s.quit().catch(() => "closed"))
       )
       const arrived = yield* Queue.unbounded<FeedEvent>()
+      const arrivedForUsers = yield* Queue.unbounded<UserDispatch>()
       const guildPrefix = guildChannel(redisKeyPrefix, "")
+      const userPrefix = userChannel(redisKeyPrefix, "")
       subscriber.on("message", (channel: string, message: string) => {
+        const forUser = channel.startsWith(userPrefix) ? decodeUserDispatch(channel.slice(userPrefix.length), message) : undefined
+        if (forUser !== undefined) return void Queue.offerUnsafe(arrivedForUsers, forUser)
         const event = decodeRouted(message)
         if (event === undefined) return
         const forGuild = channel.startsWith(guildPrefix)
@@ -72,7 +81,8 @@ export class EventFeed extends Context.Service<EventFeed, {
         unwatchGuild: (id) => call(() => subscriber.unsubscribe(guildChannel(redisKeyPrefix, id))),
         watchUser: (id) => call(() => subscriber.subscribe(userChannel(redisKeyPrefix, id))),
         unwatchUser: (id) => call(() => subscriber.unsubscribe(userChannel(redisKeyPrefix, id))),
-        next: Queue.takeAll(arrived)
+        next: Queue.takeAll(arrived),
+        nextForUsers: Queue.takeAll(arrivedForUsers)
       })
     })
   )

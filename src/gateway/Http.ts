@@ -11,6 +11,9 @@ import { BadRequest } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { SOCKET_PATH } from "./Api.ts"
 import { serveConnection } from "./Connection.ts"
+import { makeHeartbeats } from "./Heartbeats.ts"
+import { makeMemberRequests } from "./MemberRequests.ts"
+import { Presences } from "./Presence.ts"
 import { makeReady } from "./Ready.ts"
 import { GatewayRegistry } from "./Registry.ts"
 
@@ -24,6 +27,8 @@ export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) 
     const tokens = Context.make(Sessions, yield* Sessions).pipe(Context.add(BotTokens, yield* BotTokens))
     const registry = yield* GatewayRegistry
     const ready = yield* makeReady
+    const presences = yield* Presences
+    const requestMembers = yield* makeMemberRequests
 
     /** The configured URL, else ws:// on the host the client reached us by. */
     const socketUrl = (request: HttpServerRequest.HttpServerRequest) =>
@@ -34,6 +39,10 @@ export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) 
       registry,
       ready,
       heartbeatInterval: settings.gatewayHeartbeatMillis,
+      heartbeats: makeHeartbeats(settings.gatewayHeartbeatMillis),
+      outboundLimitBytes: settings.gatewayOutboundLimitBytes,
+      presence: presences.update,
+      requestMembers,
       authenticate: (token: string) =>
         Effect.map(Effect.provideContext(resolveToken(token), tokens), (user) =>
           user === undefined ? undefined : { userId: user.id, applicationId: user.applicationId })

@@ -12,6 +12,8 @@ import {
   type Payload,
   RATE_LIMIT
 } from "./Protocol.ts"
+import { ALL_INTENTS } from "./Intents.ts"
+import { decodePresenceUpdate, type PresenceUpdate } from "./Presence.ts"
 import type { GatewayRegistry } from "./Registry.ts"
 import { type Closing, GatewaySession, type Link } from "./Session.ts"
 
@@ -30,14 +32,20 @@ export interface MachineDeps {
   readonly ready: (session: GatewaySession, identity: Identity, resumeUrl: string) => Effect.Effect<void, unknown>
   readonly heartbeatInterval: number
   readonly resumeUrl: string
+  /** The session's client set its status (Presence.ts). */
+  readonly presence: (session: GatewaySession, update: PresenceUpdate) => Effect.Effect<void>
+  /** Op 8 (MemberRequests.ts). */
+  readonly requestMembers: (session: GatewaySession, data: unknown) => Effect.Effect<Closing | undefined>
 }
+
+const ONLINE: PresenceUpdate = { status: "online" }
 
 const closing = (code: number, reason: string): Effect.Effect<Closing> => Effect.succeed({ code, reason })
 const carryOn: Effect.Effect<Closing | undefined> = Effect.succeed(undefined)
 const decoder = new TextDecoder()
 
 /** Ops of the protocol that this gateway accepts from an identified client and does not act on yet. */
-const NOT_ACTED_ON: ReadonlySet<number> = new Set([Op.PRESENCE_UPDATE, Op.VOICE_STATE_UPDATE, Op.REQUEST_GUILD_MEMBERS])
+const NOT_ACTED_ON: ReadonlySet<number> = new Set([Op.VOICE_STATE_UPDATE])
 
 /**
  * One connection's protocol state: not identified, then attached to a
@@ -47,9 +55,9 @@ const NOT_ACTED_ON: ReadonlySet<number> = new Set([Op.PRESENCE_UPDATE, Op.VOICE_
 export const makeMachine = (deps: MachineDeps, link: Link) => {
   let session: GatewaySession | undefined
   let lastHeartbeat = Date.now()
-  // When each of the last RATE_LIMIT.payloads payloads came; `next` is the oldest.
-  const arrivals = new Array<number>(RATE_LIMIT.payloads).fill(0)
-  let next = 0
+  // Payloads in the current window: two numbers a connection, where a ring of arrival times took a kilobyte.
+  let windowStart = 0
+  let inWindow = 0
 
   const identify = (payload: Payload) =>
     Effect.gen(function*() {
@@ -58,13 +66,18 @@ export const makeMachine = (deps: MachineDeps, link: Link) => {
       const identity = yield* deps.authenticate(identify.value.token)
       if (identity === undefined) return yield* closing(Close.AUTHENTICATION_FAILED, "Authentication failed")
       const created = new GatewaySession(randomBytes(16).toString("hex"), identity.userId, link)
+      created.intents = identify.value.intents ?? ALL_INTENTS
       // Attached before READY is sent: a connection dropped meanwhile still detaches it.
       session = created
       const failed = yield* deps.ready(created, identity, deps.resumeUrl).pipe(
         Effect.as(false),
         Effect.catchCause((cause) => Effect.as(Effect.logWarning("gateway: READY failed", cause), true))
       )
-      if (!failed) return undefined
+      if (!failed) {
+        const presence = decodePresenceUpdate(identify.value.presence)
+        yield* deps.presence(created, Option.getOrElse(presence, () => ONLINE))
+        return undefined
+      }
       session = undefined
       return yield* closing(Close.UNKNOWN_ERROR, "Could not prepare the session")
     })
@@ -106,6 +119,15 @@ export const makeMachine = (deps: MachineDeps, link: Link) => {
         return session === undefined ? identify(payload) : closing(Close.ALREADY_AUTHENTICATED, "Already authenticated")
       case Op.RESUME:
         return session === undefined ? resume(payload) : closing(Close.ALREADY_AUTHENTICATED, "Already authenticated")
+      case Op.PRESENCE_UPDATE: {
+        if (session === undefined) return closing(Close.NOT_AUTHENTICATED, "Not authenticated")
+        const update = decodePresenceUpdate(payload.d)
+        return Option.isNone(update)
+          ? closing(Close.DECODE_ERROR, "Invalid PRESENCE_UPDATE")
+          : Effect.as(deps.presence(session, update.value), undefined)
+      }
+      case Op.REQUEST_GUILD_MEMBERS:
+        return session === undefined ? closing(Close.NOT_AUTHENTICATED, "Not authenticated") : deps.requestMembers(session, payload.d)
       default:
         if (!NOT_ACTED_ON.has(payload.op)) return closing(Close.UNKNOWN_OPCODE, "Unknown opcode")
         return session === undefined ? closing(Close.NOT_AUTHENTICATED, "Not authenticated") : carryOn
@@ -121,9 +143,11 @@ export const makeMachine = (deps: MachineDeps, link: Link) => {
       const size = typeof raw === "string" ? Buffer.byteLength(raw) : raw.byteLength
       if (size > MAX_PAYLOAD_BYTES) return closing(Close.DECODE_ERROR, "Payload too large")
       const now = Date.now()
-      if ((arrivals[next] ?? 0) > now - RATE_LIMIT.windowMillis) return closing(Close.RATE_LIMITED, "Rate limited")
-      arrivals[next] = now
-      next = (next + 1) % RATE_LIMIT.payloads
+      if (now - windowStart >= RATE_LIMIT.windowMillis) {
+        windowStart = now
+        inWindow = 0
+      }
+      if (++inWindow > RATE_LIMIT.payloads) return closing(Close.RATE_LIMITED, "Rate limited")
       const payload = decodePayload(typeof raw === "string" ? raw : decoder.decode(raw))
       return Option.isNone(payload) ? closing(Close.DECODE_ERROR, "Decode error") : handle(payload.value)
     }

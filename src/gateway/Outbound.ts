@@ -1,41 +1,45 @@
-import { Effect, Fiber, Queue } from "effect"
-import { Socket } from "effect/socket"
+import { type Compressor, zlibStream } from "./Compression.ts"
+import type { Wire } from "./Wire.ts"
 
-/** Turns a frame into what goes on the wire (a compressed stream's next bytes, or the text itself). */
-export type Encoder = (frame: string) => Effect.Effect<string | Uint8Array>
-
-/** The sending side of one connection: frames queue here and a fiber writes them in order. */
+/** The sending side of one connection. */
 export interface Outbound {
   readonly send: (frame: string) => void
-  /** Writes what is queued, then closes the connection with `code`. */
-  readonly close: (code: number, reason: string) => Effect.Effect<void>
+  /** Runs `then` once what was sent before has gone to the wire (at once unless compressing). */
+  readonly drained: (then: () => void) => void
+  readonly destroy: () => void
+}
+
+/** How a connection keeps a slow client from growing the server's memory. */
+export interface Bound {
+  readonly limitBytes: number
+  /** Called once, when a frame would take the backlog past the limit; that frame and later ones are dropped. */
+  readonly overflow: () => void
 }
 
 /**
- * Dispatch is synchronous (the fan-out calls `send` for every session of a
- * guild in turn), so frames are queued and a fiber of the connection writes them.
+ * Frames go to the wire as they are sent, in the caller's turn: dispatch is
+ * synchronous, so the fan-out writes a guild's event to each connection in a
+ * loop, without a queue or a fiber per connection. Writing never waits for
+ * the client, so what it has not read piles up in ws and the socket: past
+ * `bound.limitBytes`, the connection is given up on (the session stays, for
+ * the client to resume from its buffer).
  */
-export const makeOutbound = (writer: Socket.Writer, encode: Encoder | undefined) =>
-  Effect.gen(function*() {
-    const queue = yield* Queue.unbounded<string | Socket.CloseEvent>()
-    const writeText = (frames: ReadonlyArray<string>): Effect.Effect<void, Socket.SocketError> => {
-      const [first, ...rest] = frames
-      if (first === undefined) return Effect.void
-      return encode === undefined
-        ? writer.writeAll([first, ...rest])
-        : Effect.forEach(frames, (f) => Effect.flatMap(encode(f), writer.write), { discard: true })
-    }
-    // Writes batches until a close; the connection is over once this ends.
-    const pump: Effect.Effect<void, Socket.SocketError> = Effect.flatMap(Queue.takeAll(queue), (batch) => {
-      const closeAt = batch.findIndex(Socket.isCloseEvent)
-      const text = batch.slice(0, closeAt < 0 ? batch.length : closeAt).filter((f) => typeof f === "string")
-      const close = closeAt < 0 ? undefined : batch[closeAt]
-      return Effect.andThen(writeText(text), close === undefined ? pump : writer.write(close))
-    })
-    const writing = yield* Effect.forkScoped(Effect.ignore(pump))
-    return {
-      send: (frame: string) => void Queue.offerUnsafe(queue, frame),
-      close: (code, reason) =>
-        Effect.andThen(Queue.offer(queue, new Socket.CloseEvent(code, reason)), Fiber.await(writing))
-    } satisfies Outbound
-  })
+export const makeOutbound = (wire: Wire, compress: boolean, bound: Bound): Outbound => {
+  const compressor: Compressor | undefined = compress ? zlibStream((bytes) => wire.send(bytes)) : undefined
+  let overflowed = false
+  return {
+    send: (frame) => {
+      if (overflowed) return
+      // Text length undercounts multi-byte characters; it is a bound on memory, not an exact count.
+      if (wire.bufferedAmount + frame.length > bound.limitBytes) {
+        overflowed = true
+        bound.overflow()
+        return
+      }
+      if (compressor === undefined) wire.send(frame)
+      else compressor.write(frame)
+    },
+    drained: (then) => compressor === undefined ? then() : compressor.drained(then),
+    destroy: () => compressor?.destroy()
+  }
+}

@@ -67,7 +67,7 @@ export const Identify = Schema.Struct({
   token: Token,
   properties: Schema.optional(Schema.Record(Schema.String, Schema.Unknown)),
   presence: Schema.optional(Schema.Unknown),
-  intents: Schema.optional(Schema.Number),
+  intents: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   compress: Schema.optional(Schema.Boolean),
   large_threshold: Schema.optional(Schema.Number),
   shard: Schema.optional(Schema.Array(Schema.Number))

@@ -1,12 +1,14 @@
 import { Effect, Schema } from "effect"
+import { DmsRepo } from "../dms/Repo.ts"
 import { Actors } from "../guilds/Actors.ts"
-import { RelationshipResponse } from "../relationships/Api.ts"
+import { RelationshipResponse, RelationshipType } from "../relationships/Api.ts"
 import { Relationships } from "../relationships/Relationships.ts"
 import { UserSettingsResponse } from "../settings/Schemas.ts"
 import { UserSettings } from "../settings/Settings.ts"
 import { UserPrivateResponse } from "../users/Schemas.ts"
 import { UserUpdates } from "../users/Updates.ts"
 import { guildCreate } from "./Fanout.ts"
+import { Presences } from "./Presence.ts"
 import { API_VERSION } from "./Protocol.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { Identity } from "./Machine.ts"
@@ -20,6 +22,9 @@ const encodeUser = Schema.encodeEffect(UserPrivateResponse)
 const encodeRelationships = Schema.encodeEffect(Schema.Array(RelationshipResponse))
 const encodeSettings = Schema.encodeEffect(UserSettingsResponse)
 
+/** READY's `presences`: the friends who show as online (JSON each, spliced in). */
+const withPresences = (json: string, online: ReadonlyArray<string>) => `${json.slice(0, -1)},"presences":[${online.join(",")}]}`
+
 /**
  * Prepares a new session: registers it, makes it listen to the user's guilds,
  * then sends READY (the user, their guilds as unavailable stubs, relationships,
@@ -32,6 +37,8 @@ export const makeReady = Effect.gen(function*() {
   const updates = yield* UserUpdates
   const relationships = yield* Relationships
   const settings = yield* UserSettings
+  const dms = yield* DmsRepo
+  const presences = yield* Presences
 
   return (session: GatewaySession, identity: Identity, resumeUrl: string) =>
     Effect.gen(function*() {
@@ -45,21 +52,22 @@ export const makeReady = Effect.gen(function*() {
         Effect.flatMap(relationships.list(userId), encodeRelationships),
         Effect.flatMap(settings.get(userId), encodeSettings)
       ], { concurrency: "unbounded" })
+      const online = presences.of(friends.filter((r) => r.type === RelationshipType.friend).map((r) => r.id))
       const ready: Dispatch = {
         type: "READY",
-        data: JSON.stringify({
+        data: withPresences(JSON.stringify({
           v: Number(API_VERSION),
           user,
           guilds: guildIds.map((id) => ({ id, unavailable: true })),
-          private_channels: [],
+          private_channels: yield* dms.listFor(userId),
           relationships: friends,
           user_settings: userSettings,
           session_id: session.id,
           resume_gateway_url: resumeUrl,
           ...(identity.applicationId === undefined ? {} : { application: { id: identity.applicationId, flags: 0 } })
-        })
+        }), online)
       }
-      const creates = yield* Effect.forEach(guildIds, (id) => guildCreate(actors, id, userId), {
+      const creates = yield* Effect.forEach(guildIds, (id) => guildCreate(actors, presences, id, session), {
         concurrency: VIEWS_AT_ONCE
       })
       session.release([ready, ...creates.flat()])

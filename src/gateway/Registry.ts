@@ -44,6 +44,8 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
   readonly ofUser: (userId: string) => ReadonlySet<GatewaySession>
   /** The open connections, identified or not: what a shutdown tells to reconnect. */
   readonly connections: Set<Link>
+  /** Runs `listener` for each session closed from now on, before it leaves its guilds. */
+  readonly onClose: (listener: (session: GatewaySession) => Effect.Effect<void>) => void
 }>()("guildhall/GatewayRegistry") {
   static readonly layer = Layer.effect(
     GatewayRegistry,
@@ -53,6 +55,7 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
       const sessions = new Map<string, GatewaySession>()
       const byUser = new Map<string, Set<GatewaySession>>()
       const byGuild = new Map<string, Set<GatewaySession>>()
+      const closeListeners: Array<(session: GatewaySession) => Effect.Effect<void>> = []
 
       const join = (session: GatewaySession, guildId: string) =>
         Effect.suspend(() => {
@@ -76,9 +79,9 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
           sessions.delete(session.id)
           live.sessions.delete(session.id)
           const lastOfUser = removeFrom(byUser, session.userId, session)
-          return Effect.andThen(
-            Effect.forEach([...session.guilds], (guildId) => leave(session, guildId), { discard: true }),
-            lastOfUser ? feed.unwatchUser(session.userId) : Effect.void
+          return Effect.forEach(closeListeners, (listener) => listener(session), { discard: true }).pipe(
+            Effect.andThen(Effect.forEach([...session.guilds], (guildId) => leave(session, guildId), { discard: true })),
+            Effect.andThen(lastOfUser ? feed.unwatchUser(session.userId) : Effect.void)
           )
         })
 
@@ -98,7 +101,8 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
         find: (id) => sessions.get(id),
         inGuild: (guildId) => byGuild.get(guildId) ?? EMPTY,
         ofUser: (userId) => byUser.get(userId) ?? EMPTY,
-        connections: new Set()
+        connections: new Set(),
+        onClose: (listener) => void closeListeners.push(listener)
       })
     })
   )

@@ -1,16 +1,21 @@
 import { Effect, Layer } from "effect"
+import { TemporaryMembersOnDisconnect } from "../invites/TemporaryMembers.ts"
 import { FanoutLive } from "./Fanout.ts"
 import { EventFeed } from "./Feed.ts"
+import { Presences } from "./Presence.ts"
 import { GatewayRegistry } from "./Registry.ts"
+import { UserFanoutLive } from "./UserFanout.ts"
 
 /** The gateway of the embedded process: it hears the events of its own actors. */
-export const gatewayLocal = FanoutLive.pipe(
+export const gatewayLocal = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
+  Layer.provideMerge(Presences.layer),
   Layer.provideMerge(GatewayRegistry.layer),
   Layer.provideMerge(EventFeed.layerLocal)
 )
 
 /** The gateway of an API process in cluster mode: it hears the events of its sessions' guilds over Redis. */
-export const gatewayCluster = FanoutLive.pipe(
+export const gatewayCluster = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
+  Layer.provideMerge(Presences.layer),
   Layer.provideMerge(GatewayRegistry.layer),
   Layer.provideMerge(EventFeed.layerRedis)
 )

@@ -1,4 +1,5 @@
 import type { Effect } from "effect"
+import { ALL_INTENTS } from "./Intents.ts"
 import { dispatchFrame, RESUME_BUFFER } from "./Protocol.ts"
 
 /** One dispatch: its event name and data as JSON. One object per event, shared by every session it goes to. */
@@ -32,9 +33,15 @@ export type Resumption = "resumed" | "ahead" | "expired"
  */
 export class GatewaySession {
   readonly guilds = new Set<string>()
+  /** IDENTIFY's intents bitfield (Intents.ts). */
+  intents: number = ALL_INTENTS
   private seq = 0
-  /** The last dispatches, oldest at `head` once full: entry i has sequence `oldestSeq + i`. */
-  private readonly recent: Array<Dispatch> = []
+  /**
+   * The last dispatches, oldest at `head` once full: entry i has sequence `oldestSeq + i`.
+   * READY is not kept (a hole): the client that resumes knows the session from it, and
+   * its data, the largest of a session's own, would stay for as long as the session.
+   */
+  private readonly recent: Array<Dispatch | undefined> = []
   private head = 0
   /** While the session is being prepared (READY, a guild it joined), its dispatches wait here. */
   private held: Array<Dispatch> = []
@@ -111,10 +118,11 @@ export class GatewaySession {
 
   private emit(d: Dispatch): void {
     this.seq++
+    const kept = d.type === "READY" ? undefined : d
     if (this.recent.length < RESUME_BUFFER) {
-      this.recent.push(d)
+      this.recent.push(kept)
     } else {
-      this.recent[this.head] = d
+      this.recent[this.head] = kept
       this.head = (this.head + 1) % RESUME_BUFFER
     }
     this.link?.send(dispatchFrame(d.type, this.seq, d.data))

@@ -46,7 +46,7 @@ export const GuildsHttp = lean(HttpApiBuilder.group(Api, "guilds", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const reason = yield* auditReason
-          return yield* actors.write(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id, reason })
+          return yield* actors.writeResponse(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id, reason })
         }))
       .handle("members", ({ params, query }) =>
         Effect.flatMap(CurrentUser, (me) =>

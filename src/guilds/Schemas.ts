@@ -38,7 +38,13 @@ export const ChannelResponse = Schema.Struct({
     type: Schema.Int,
     allow: Schema.String,
     deny: Schema.String
-  })))
+  }))),
+  /** DM and group DM channels (src/dms): the other recipients, the group's owner, icon and nicknames. */
+  last_message_id: Schema.optional(NullableSnowflake),
+  recipients: Schema.optional(Schema.Array(UserPartialResponse)),
+  owner_id: Schema.optional(NullableSnowflake),
+  icon: Schema.optional(NullableString),
+  nicks: Schema.optional(Schema.Record(Schema.String, Schema.String))
 })
 export type ChannelResponse = typeof ChannelResponse.Type
 

@@ -26,6 +26,15 @@ import { NotesApi } from "../notes/Api.ts"
 import { SettingsApi } from "../settings/Api.ts"
 import { DiscoveryApi } from "../discovery/Api.ts"
 import { MessagesApi } from "../messages/Api.ts"
+import { AttachmentFilesApi } from "../messages/AttachmentFilesApi.ts"
+import { ReadStatesApi } from "../messages/ReadStatesApi.ts"
+import { SavedMessagesApi } from "../messages/SavedMessagesApi.ts"
+import { SearchApi } from "../messages/SearchApi.ts"
+import { DmsApi } from "../dms/Api.ts"
+import { ScheduledMessagesApi } from "../messages/ScheduledApi.ts"
+import { ReactionsApi } from "../messages/ReactionsApi.ts"
+import { PinsApi } from "../messages/PinsApi.ts"
+import { SelfDeletionApi } from "../messages/SelfDeletionApi.ts"
 import { GatewayApi } from "../gateway/Api.ts"
 import { ApplicationsApi, OAuth2ConsentApi, OAuth2TokensApi, PublicApplicationsApi } from "../oauth2/Api.ts"
 
@@ -59,6 +68,15 @@ export class Api extends HttpApi.make("guildhall")
   .add(PublicInvitesApi)
   .add(DiscoveryApi)
   .add(MessagesApi)
+  .add(AttachmentFilesApi)
+  .add(ReadStatesApi)
+  .add(SavedMessagesApi)
+  .add(SearchApi)
+  .add(DmsApi)
+  .add(ScheduledMessagesApi)
+  .add(ReactionsApi)
+  .add(PinsApi)
+  .add(SelfDeletionApi)
   .add(GatewayApi)
   .add(ApplicationsApi)
   .add(PublicApplicationsApi)

@@ -24,9 +24,6 @@ const InvitesHandlers = HttpApiBuilder.group(Api, "invites", (handlers) =>
     const guildOfChannel = (channelId: string) =>
       Effect.flatMap(lookup.guildOfChannel(channelId), (guildId) =>
         guildId === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))
-    const guildOfInvite = (code: string) =>
-      Effect.flatMap(lookup.guildOfInvite(code), (guildId) =>
-        guildId === undefined ? Effect.fail(unknownInvite()) : Effect.succeed(guildId))
 
     return handlers
       .handle("channelList", ({ params }) =>
@@ -73,7 +70,11 @@ const InvitesHandlers = HttpApiBuilder.group(Api, "invites", (handlers) =>
       .handle("delete", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const guildId = yield* guildOfInvite(params.invite_code)
+          const guildId = yield* lookup.guildOfInvite(params.invite_code)
+          if (guildId === undefined) {
+            // Not a guild's: a pack's, which carries no audit log and no guild audience to tell.
+            return (yield* packInvites.revoke(params.invite_code, me.id)) ? undefined : yield* unknownInvite()
+          }
           const reason = yield* auditReason
           yield* actors.write(guildId, Invites.deleteInvite, { code: params.invite_code }, { actorId: me.id, reason })
         }))

@@ -15,7 +15,7 @@ export const mediaUnavailable = (error: ObjectStoreError) =>
   )
 
 /**
- * Uploaded files (emoji and sticker images), content-addressed: the same
+ * Uploaded files (emoji and sticker images, message attachments), content-addressed: the same
  * bytes are stored once whoever uploads them, and an object never changes, so
  * it can be cached forever. Nothing is deleted when a row stops pointing at an
  * object: another row may share it. Only a remote store fails as a matter of
@@ -24,6 +24,12 @@ export const mediaUnavailable = (error: ObjectStoreError) =>
 export class MediaStore extends Context.Service<MediaStore, {
   /** Stores the bytes (once) and answers their hash. */
   readonly put: (bytes: Uint8Array) => Effect.Effect<string, ObjectStoreError>
+  /**
+   * Stores the file at `path`, whose SHA-256 is `hash` (computed while it was
+   * written), without reading it into memory. The local store moves it in:
+   * the caller's clean-up must not mind it gone.
+   */
+  readonly putFile: (path: string, hash: string, size: number) => Effect.Effect<void, ObjectStoreError>
   /** The bytes of `hash`, or undefined when nothing is stored under it. */
   readonly get: (hash: string) => Effect.Effect<Uint8Array | undefined, ObjectStoreError>
 }>()("guildhall/MediaStore") {
@@ -44,6 +50,16 @@ export class MediaStore extends Context.Service<MediaStore, {
         }
         return hash
       })
+    const putFile = (path: string, hash: string) =>
+      Effect.promise(async () => {
+        const target = pathOf(hash)
+        if (await Fs.stat(target).then(() => true, () => false)) return
+        await Fs.mkdir(Path.dirname(target), { recursive: true })
+        const partial = `${target}.${randomBytes(6).toString("hex")}.partial`
+        // A rename when the file is on the same disk; a copy when it is not (EXDEV).
+        await Fs.rename(path, partial).catch(() => Fs.copyFile(path, partial))
+        await Fs.rename(partial, target)
+      })
     const get = (hash: string) =>
       MEDIA_HASH.test(hash)
         ? Effect.promise(() =>
@@ -56,7 +72,7 @@ export class MediaStore extends Context.Service<MediaStore, {
           )
         )
         : Effect.succeed(undefined)
-    return MediaStore.of({ put, get })
+    return MediaStore.of({ put, putFile, get })
   }
 
   /** On an S3-compatible store (S3Store.ts). */

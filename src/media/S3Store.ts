@@ -6,6 +6,8 @@
  * three calls this store makes (HEAD, PUT, GET).
  */
 import { Effect, Redacted, Schema } from "effect"
+import { createReadStream } from "node:fs"
+import { Readable } from "node:stream"
 import type { MediaS3Settings } from "../Config.ts"
 import { hashOf, MEDIA_HASH } from "./ContentAddress.ts"
 import { sha256Hex, signV4, type UnsignedRequest } from "./SigV4.ts"
@@ -33,7 +35,8 @@ export const s3Store = (settings: MediaS3Settings) => {
     region: settings.region
   }
 
-  const send = (method: "HEAD" | "GET" | "PUT", hash: string, body?: Uint8Array) =>
+  /** A body in memory, or a file streamed from disk (an attachment: never read into memory whole). */
+  const send = (method: "HEAD" | "GET" | "PUT", hash: string, body?: Uint8Array | { readonly path: string; readonly size: number }) =>
     Effect.tryPromise({
       try: async (): Promise<StoreReply> => {
         const url = new URL(`${settings.endpoint}/${settings.bucket}/${hash}`)
@@ -42,7 +45,17 @@ export const s3Store = (settings: MediaS3Settings) => {
           // The object's name is its SHA-256, which is also the payload hash PUT signs.
           : { method, url, headers: { "content-type": "application/octet-stream" }, payloadHash: hash }
         const headers = signV4(unsigned, credentials, new Date())
-        const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS) })
+        const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS)
+        const response = body === undefined || body instanceof Uint8Array
+          ? await fetch(url, { method, headers, body, signal })
+          : await fetch(url, {
+            method,
+            // S3 wants the length up front: no chunked uploads.
+            headers: { ...headers, "content-length": String(body.size) },
+            body: Readable.toWeb(createReadStream(body.path)),
+            duplex: "half",
+            signal
+          })
         return { status: response.status, body: new Uint8Array(await response.arrayBuffer()) }
       },
       catch: (cause) => new ObjectStoreError({ message: `${method} ${hash} failed: ${String(cause)}` })
@@ -63,6 +76,16 @@ export const s3Store = (settings: MediaS3Settings) => {
       return hash
     })
 
+  /** `put` of a file whose SHA-256 is `hash`, streamed from disk. */
+  const putFile = (path: string, hash: string, size: number) =>
+    Effect.gen(function*() {
+      const head = yield* send("HEAD", hash)
+      if (head.status === 200) return
+      if (head.status !== 404) return yield* refused("HEAD", hash, head)
+      const stored = yield* send("PUT", hash, { path, size })
+      if (stored.status !== 200) return yield* refused("PUT", hash, stored)
+    })
+
   const get = (hash: string) =>
     MEDIA_HASH.test(hash)
       ? Effect.flatMap(send("GET", hash), (reply) => {
@@ -71,5 +94,5 @@ export const s3Store = (settings: MediaS3Settings) => {
       })
       : Effect.succeed(undefined)
 
-  return { put, get }
+  return { put, putFile, get }
 }

@@ -46,7 +46,7 @@ export const MembersHttp = lean(HttpApiBuilder.group(Api, "members", (handlers) 
         const patch = yield* toPatch(request)
         // The timeout's own reason names it in the audit log when the header does not.
         const reason = (yield* auditReason) ?? request.timeout_reason ?? null
-        return yield* actors.write(guildId, Members.updateMember, { targetId: targetId ?? me.id, patch }, {
+        return yield* actors.writeResponse(guildId, Members.updateMember, { targetId: targetId ?? me.id, patch }, {
           actorId: me.id,
           reason
         })

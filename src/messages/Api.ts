@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
 import { Snowflake } from "../http/Common.ts"
 import { ApiErrors } from "../http/Errors.ts"
@@ -12,6 +12,16 @@ import {
   MessageUpdateRequest
 } from "./Requests.ts"
 import { MessageResponse } from "./Schemas.ts"
+import { parserLimits } from "./Uploads.ts"
+
+/**
+ * A create with files: `payload_json` and `files[n]`, read as a stream
+ * (MessageUploads.ts) with the body limit of attachments instead of the
+ * server's 1 MB, for this route alone.
+ */
+const MessageUpload = Schema.Struct({ payload_json: Schema.optional(Schema.String) }).pipe(
+  HttpApiSchema.asMultipartStream(parserLimits)
+)
 
 const channelPath = { channel_id: Snowflake }
 const messagePath = { channel_id: Snowflake, message_id: Snowflake }
@@ -38,7 +48,7 @@ export class MessagesApi extends HttpApiGroup.make("messages").add(
   }).annotate(RateLimitBucket, bucket("list", 100, 10)).middleware(RateLimit),
   HttpApiEndpoint.post("create", "/channels/:channel_id/messages", {
     params: channelPath,
-    payload: MessageCreateRequest,
+    payload: [MessageCreateRequest, MessageUpload],
     success: MessageResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("create", 20, 10)).middleware(RateLimit),

@@ -1,10 +1,12 @@
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Schema, Stream } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { ackMessages } from "../../shards/guild/operations/MessageAcks.ts"
 import * as MessageAttachments from "../../shards/guild/operations/MessageAttachments.ts"
 import * as MessageEdits from "../../shards/guild/operations/MessageEdits.ts"
 import * as MessageReads from "../../shards/guild/operations/MessageReads.ts"
 import * as Messages from "../../shards/guild/operations/Messages.ts"
+import { Dms } from "../dms/Dms.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { auditReason } from "../guilds/AuditReason.ts"
 import { Api } from "../http/Api.ts"
@@ -14,9 +16,13 @@ import { invalidField, TooManyRequests, unknown } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
+import { MessageUploads } from "./MessageUploads.ts"
+import { ReactionsRepo } from "./ReactionsRepo.ts"
 import { MessagesRepo } from "./Repo.ts"
 import { DEFAULT_LIMIT, type MessageReferenceRequest } from "./Requests.ts"
 import { MessageReferenceType, MessageResponse, withoutReferenced } from "./Schemas.ts"
+
+const isSlowmodeRefusal = Schema.is(Messages.SlowmodeRefusal)
 
 const decodeMessage = (json: string) => Effect.orDie(Schema.decodeUnknownEffect(MessageResponse)(JSON.parse(json)))
 
@@ -39,6 +45,9 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
     const actors = yield* Actors
     const channels = yield* ChannelLookup
     const repo = yield* MessagesRepo
+    const uploads = yield* MessageUploads
+    const dms = yield* Dms
+    const reactions = yield* ReactionsRepo
 
     const stored = (channelId: string, messageId: string) =>
       Effect.flatMap(repo.find(channelId, messageId), (found) =>
@@ -78,37 +87,52 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
           if ([query.before, query.after, query.around].filter((cursor) => cursor !== undefined).length > 1) {
             return yield* invalidField("before", "CANNOT_SPECIFY_BOTH_BEFORE_AND_AFTER", "Give one of before, after and around")
           }
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.listMessages(params.channel_id, me.id, query)
           const guildId = yield* channels.guildOf(params.channel_id)
           const page = { channelId: params.channel_id, ...query, limit: query.limit ?? DEFAULT_LIMIT }
           const json = yield* actors.read(guildId, MessageReads.listMessages, page, me.id)
-          return json === null ? yield* repo.page(params.channel_id, page) : jsonResponse(json)
+          return json === null ? yield* reactions.withReactions(yield* repo.page(params.channel_id, page), me.id) : jsonResponse(json)
         }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.getMessage(params.channel_id, me.id, params.message_id)
           const guildId = yield* channels.guildOf(params.channel_id)
           const json = yield* actors.read(guildId, MessageReads.getMessage, {
             channelId: params.channel_id,
             messageId: params.message_id
           }, me.id)
-          return json === null ? yield* stored(params.channel_id, params.message_id) : jsonResponse(json)
+          if (json !== null) return jsonResponse(json)
+          const [message] = yield* reactions.withReactions([yield* stored(params.channel_id, params.message_id)], me.id)
+          return message ?? (yield* Effect.fail(unknown("MESSAGE")))
         }))
-      .handle("create", ({ params, payload }) =>
+      .handle("create", ({ params, payload: body, request }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          const dm = yield* dms.isDm(params.channel_id)
+          if (dm && Stream.isStream(body)) return yield* uploads.refuse(request)
+          if (dm && !Stream.isStream(body)) return yield* dms.send(params.channel_id, me.id, body)
           const guildId = yield* channels.guildOf(params.channel_id)
+          const received = Stream.isStream(body)
+            ? yield* uploads.receive(guildId, params.channel_id, me.id, body, request)
+            : { request: body, uploads: undefined }
+          const payload = received.request
           const reference = payload.message_reference ?? undefined
           const copy = reference === undefined ? undefined : yield* referencedCopy(guildId, params.channel_id, reference, me.id)
-          const reply = yield* actors.write(guildId, Messages.createMessage, {
+          // The new message's JSON is the response as the actor rendered it; only a refusal is looked into.
+          const json = yield* actors.writeJson(guildId, Messages.createMessage, {
             channelId: params.channel_id,
             request: payload,
-            referenced: copy === undefined ? undefined : withoutReferenced(copy)
+            referenced: copy === undefined ? undefined : withoutReferenced(copy),
+            uploads: received.uploads
           }, { actorId: me.id })
-          return "retry_after_ms" in reply ? yield* slowmode(reply.retry_after_ms) : reply
+          const reply: unknown = JSON.parse(json)
+          return isSlowmodeRefusal(reply) ? yield* slowmode(reply.retry_after_ms) : jsonResponse(json)
         }))
       .handle("edit", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.edit(params.channel_id, me.id, params.message_id, payload)
           const guildId = yield* channels.guildOf(params.channel_id)
           const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
           return yield* actors.write(guildId, MessageEdits.editMessage, {
@@ -122,6 +146,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const reason = yield* auditReason
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.remove(params.channel_id, me.id, params.message_id)
           const guildId = yield* channels.guildOf(params.channel_id)
           const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
           yield* actors.write(guildId, MessageEdits.deleteMessage, {
@@ -155,19 +180,24 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("typing", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          if (yield* dms.isDm(params.channel_id)) return yield* dms.typing(params.channel_id, me.id)
           const guildId = yield* channels.guildOf(params.channel_id)
           yield* actors.write(guildId, Messages.startTyping, { channelId: params.channel_id }, { actorId: me.id })
         }))
       .handle("ack", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          if (yield* dms.isDm(params.channel_id)) {
+            return yield* dms.ack(params.channel_id, me.id, params.message_id, { mentionCount: payload.mention_count, manual: payload.manual })
+          }
           const guildId = yield* channels.guildOf(params.channel_id)
-          yield* actors.read(guildId, MessageReads.viewMessageChannel, { channelId: params.channel_id }, me.id)
-          yield* repo.ack(me.id, params.channel_id, params.message_id, payload.mention_count ?? 0)
+          yield* actors.write(guildId, ackMessages, {
+            acks: [{ channelId: params.channel_id, messageId: params.message_id, mentionCount: payload.mention_count, manual: payload.manual }]
+          }, { actorId: me.id })
         }))
   })))
 
 /** The message routes, with their Postgres side and the channel → guild lookup they route by. */
 export const MessagesHttp = lean(MessagesHandlers).pipe(
-  Layer.provide([ChannelLookup.layer, MessagesRepo.layer, RateLimitLive])
+  Layer.provide([ChannelLookup.layer, MessagesRepo.layer, ReactionsRepo.layer, RateLimitLive, Dms.layer, MessageUploads.layer])
 )

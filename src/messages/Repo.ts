@@ -13,8 +13,6 @@ export class MessagesRepo extends Context.Service<MessagesRepo, {
   /** A page, newest first (the same rules as the window: shards/guild/MessagePages.ts). */
   readonly page: (channelId: string, query: PageQuery) => Effect.Effect<ReadonlyArray<MessageResponse>>
   readonly find: (channelId: string, messageId: string) => Effect.Effect<MessageResponse | undefined>
-  /** Records how far the user has read the channel. */
-  readonly ack: (userId: string, channelId: string, messageId: string, mentionCount: number) => Effect.Effect<void>
 }>()("guildhall/MessagesRepo") {
   static readonly layer = Layer.effect(
     MessagesRepo,
@@ -60,13 +58,7 @@ export class MessagesRepo extends Context.Service<MessagesRepo, {
           return message
         }).pipe(Effect.orDie)
 
-      const ack = (userId: string, channelId: string, messageId: string, mentionCount: number) =>
-        sql`INSERT INTO read_states (user_id, channel_id, last_message_id, mention_count, updated_at)
-            VALUES (${userId}, ${channelId}, ${messageId}, ${mentionCount}, now())
-            ON CONFLICT (user_id, channel_id) DO UPDATE SET last_message_id = EXCLUDED.last_message_id,
-              mention_count = EXCLUDED.mention_count, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie)
-
-      return MessagesRepo.of({ page, find, ack })
+      return MessagesRepo.of({ page, find })
     })
   )
 }

@@ -29,7 +29,7 @@ const Colour = Schema.Int.check(
   Schema.makeFilter((n: number) => n >= 0 || "COLOR_VALUE_TOO_LOW: Colour must be at least 0"),
   Schema.makeFilter((n: number) => n <= 0xffffff || "COLOR_VALUE_TOO_HIGH: Colour must be at most 16777215")
 )
-const IsoTimestamp = Schema.String.check(Schema.makeFilter((s: string) =>
+export const IsoTimestamp = Schema.String.check(Schema.makeFilter((s: string) =>
   (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/.test(s) && !Number.isNaN(Date.parse(s))) ||
   "INVALID_ISO_TIMESTAMP: Not an ISO 8601 timestamp"
 ))

@@ -86,6 +86,18 @@ export const MessageSnapshotResponse = Schema.Struct({
 })
 export type MessageSnapshotResponse = typeof MessageSnapshotResponse.Type
 
+/** One emoji's reactions on a message; `me` is whether the viewer is among them. */
+export const MessageReactionResponse = Schema.Struct({
+  emoji: Schema.Struct({
+    id: Schema.optional(Schema.NullOr(Schema.String)),
+    name: Schema.String,
+    animated: Schema.optional(Schema.NullOr(Schema.Boolean))
+  }),
+  count: Schema.Int,
+  me: Schema.optional(Schema.NullOr(Schema.Boolean))
+})
+export type MessageReactionResponse = typeof MessageReactionResponse.Type
+
 const messageFields = {
   id: Schema.String,
   channel_id: Schema.String,
@@ -105,7 +117,8 @@ const messageFields = {
   stickers: Schema.optional(Schema.Array(MessageStickerResponse)),
   message_reference: Schema.optional(MessageReferenceResponse),
   message_snapshots: Schema.optional(Schema.Array(MessageSnapshotResponse)),
-  nonce: Schema.optional(NullableString)
+  nonce: Schema.optional(NullableString),
+  reactions: Schema.optional(Schema.Array(MessageReactionResponse))
 }
 
 /** The message a reply answers, as shown inside the reply (one level deep). */

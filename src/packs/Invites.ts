@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type BadRequest, type Unauthorized, unauthorized } from "../http/Errors.ts"
+import { type BadRequest, type Forbidden, missingPermissions, type Unauthorized, unauthorized } from "../http/Errors.ts"
 import { isoTimestamp } from "../platform/Timestamps.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
 import { INSTALLED_LIMIT, maxPacks } from "./Access.ts"
@@ -18,6 +18,8 @@ export class PackInvites extends Context.Service<PackInvites, {
   readonly show: (code: string) => Effect.Effect<PackInviteResponse | undefined, Unauthorized>
   /** Installs the pack of the live invite under `code` for the user; undefined when there is none. */
   readonly accept: (code: string, userId: string) => Effect.Effect<PackInviteResponse | undefined, BadRequest | Unauthorized>
+  /** Deletes the live invite under `code`, which only its pack's creator may; false when there is none. */
+  readonly revoke: (code: string, userId: string) => Effect.Effect<boolean, Forbidden>
 }>()("guildhall/PackInvites") {
   static readonly layer = Layer.effect(
     PackInvites,
@@ -66,6 +68,15 @@ export class PackInvites extends Context.Service<PackInvites, {
               case "Installed":
                 return viewOf(redemption.invite)
             }
+          }),
+        revoke: (code, userId) =>
+          Effect.gen(function*() {
+            const row = yield* repo.findInvite(code)
+            const pack = row === undefined ? undefined : yield* repo.find(row.pack_id)
+            if (pack === undefined) return false
+            if (pack.creator_id !== userId) return yield* missingPermissions()
+            yield* repo.deleteInvite(code)
+            return true
           })
       })
     })

@@ -84,6 +84,7 @@ export class PacksRepo extends Context.Service<PacksRepo, {
   /** The pack's live invites. */
   readonly invites: (packId: string) => Effect.Effect<ReadonlyArray<PackInviteRow>>
   readonly findInvite: (code: string) => Effect.Effect<PackInviteRow | undefined>
+  readonly deleteInvite: (code: string) => Effect.Effect<void>
   /**
    * Installs the pack of a live invite for the user and counts the use, unless
    * they have it already (no use counted) or already have `installedLimit`
@@ -206,6 +207,7 @@ export class PacksRepo extends Context.Service<PacksRepo, {
             Effect.map((rows) => rows[0]),
             Effect.orDie
           ),
+        deleteInvite: (code) => sql`DELETE FROM pack_invites WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
         redeemInvite
       })
     })

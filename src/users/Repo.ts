@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { isoTimestamp } from "../platform/Timestamps.ts"
-import type { UserPartialResponse, UserPrivateResponse } from "./Schemas.ts"
+import type { PendingDeletion, UserPartialResponse, UserPrivateResponse } from "./Schemas.ts"
 
 /** A row of `users` as the code uses it; bigint columns arrive as strings. */
 export interface UserRow {
@@ -83,8 +83,15 @@ export const toUserPartial = (row: UserRow): UserPartialResponse => ({
   mention_flags: row.mention_flags ? row.mention_flags : undefined
 })
 
-/** `authenticatorTypes`: 0 TOTP, 2 WebAuthn (MfaProofs.methods); callers without them show no MFA. */
-export const toUserPrivate = (row: UserRow, authenticatorTypes: ReadonlyArray<number> = []): UserPrivateResponse => {
+/**
+ * `authenticatorTypes`: 0 TOTP, 2 WebAuthn (MfaProofs.methods); callers
+ * without them show no MFA. `pendingDeletion`: SelfDeletionRepo.pending.
+ */
+export const toUserPrivate = (
+  row: UserRow,
+  authenticatorTypes: ReadonlyArray<number> = [],
+  pendingDeletion: PendingDeletion | null = null
+): UserPrivateResponse => {
   const premium = (flag: number) => ((row.premium_flags ?? 0) & flag) !== 0
   return {
     ...toUserPartial(row),
@@ -128,7 +135,7 @@ export const toUserPrivate = (row: UserRow, authenticatorTypes: ReadonlyArray<nu
     has_ever_purchased: false,
     has_unread_gift_inventory: false,
     unread_gift_inventory_count: 0,
-    pending_bulk_message_deletion: null,
+    pending_bulk_message_deletion: pendingDeletion,
     terms_agreed_at: isoTimestamp(row.created_at),
     privacy_agreed_at: isoTimestamp(row.created_at)
   }

@@ -19,6 +19,14 @@ export const UserPartialResponse = Schema.Struct({
 })
 export type UserPartialResponse = typeof UserPartialResponse.Type
 
+/** A self-service deletion of one's messages not yet done (POST /users/@me/messages/delete). */
+export const PendingDeletion = Schema.Struct({
+  scheduled_at: Schema.String,
+  channel_count: Schema.Int,
+  message_count: Schema.Int
+})
+export type PendingDeletion = typeof PendingDeletion.Type
+
 export const UserPrivateResponse = Schema.Struct({
   ...UserPartialResponse.fields,
   is_staff: Schema.Boolean,
@@ -61,11 +69,7 @@ export const UserPrivateResponse = Schema.Struct({
   has_ever_purchased: Schema.Boolean,
   has_unread_gift_inventory: Schema.Boolean,
   unread_gift_inventory_count: Schema.Int,
-  pending_bulk_message_deletion: Schema.NullOr(Schema.Struct({
-    scheduled_at: Schema.String,
-    channel_count: Schema.Int,
-    message_count: Schema.Int
-  })),
+  pending_bulk_message_deletion: Schema.NullOr(PendingDeletion),
   terms_agreed_at: NullableString,
   privacy_agreed_at: NullableString
 })

@@ -1,7 +1,8 @@
 import { Layer } from "effect"
+import { SelfDeletionRepo } from "../messages/SelfDeletionRepo.ts"
 import { UserLinks } from "./Links.ts"
 import { Profiles } from "./Profiles.ts"
 import { UserUpdates } from "./Updates.ts"
 
 /** The services this domain's handlers need beyond the shared ones of src/App.ts. */
-export const services = Layer.mergeAll(Profiles.layer, UserUpdates.layer).pipe(Layer.provide(UserLinks.layer))
+export const services = Layer.mergeAll(Profiles.layer, UserUpdates.layer).pipe(Layer.provide([UserLinks.layer, SelfDeletionRepo.layer]))

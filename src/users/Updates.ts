@@ -15,6 +15,7 @@ import {
   type Unauthorized
 } from "../http/Errors.ts"
 import { Mailer } from "../mail/Mailer.ts"
+import { SelfDeletionRepo } from "../messages/SelfDeletionRepo.ts"
 import { MfaProofs } from "../mfa/Proofs.ts"
 import { imageHash } from "./Images.ts"
 import { PremiumFlags, toUserPrivate, type UserChanges, type UserRow, UsersRepo } from "./Repo.ts"
@@ -77,6 +78,7 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       const sessions = yield* Sessions
       const mailer = yield* Mailer
       const mfa = yield* MfaProofs
+      const deletions = yield* SelfDeletionRepo
 
       const plan = (me: CurrentUser["Service"], body: UserUpdateRequest) =>
         Effect.gen(function*() {
@@ -184,7 +186,8 @@ export class UserUpdates extends Context.Service<UserUpdates, {
           const row = yield* users.findById(userId)
           if (row === undefined) return yield* unauthorized()
           const methods = yield* mfa.methods(userId)
-          return toUserPrivate(row, [...(methods.totp ? [0] : []), ...(methods.webauthn ? [2] : [])])
+          const pending = yield* deletions.pending(userId)
+          return toUserPrivate(row, [...(methods.totp ? [0] : []), ...(methods.webauthn ? [2] : [])], pending)
         })
 
       return UserUpdates.of({ plan, commit, privateView })

@@ -116,3 +116,18 @@ export const identifyAt = (url: string, token: string) =>
 /** `identifyAt` where `GET /gateway` says, with `query`. */
 export const identified = (token: string, query = "?v=1&encoding=json") =>
   Effect.flatMap(gatewayUrl(token), (url) => identifyAt(url + query, token))
+
+/** The next dispatch named `type`, skipping the others. */
+export const nextOfType = (client: GatewayClient, type: string): Effect.Effect<Frame> =>
+  Effect.flatMap(client.dispatch, (f) => (f.t === type ? Effect.succeed(f) : nextOfType(client, type)))
+
+/** Connects where `GET /gateway` says and identifies with `d` (token included) as IDENTIFY's data; answers READY's data. */
+export const identifyWith = (token: string, d: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const client = yield* connect(`${yield* gatewayUrl(token)}?v=1&encoding=json`)
+    assert.strictEqual((yield* client.next).op, 10)
+    client.send({ op: 2, d: { token, properties: { os: "linux", browser: "test", device: "test" }, ...d } })
+    const ready = yield* client.dispatch
+    assert.strictEqual(ready.t, "READY", JSON.stringify(ready))
+    return { client, ready: dataOf(ready) }
+  })

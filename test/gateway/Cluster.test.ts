@@ -1,8 +1,7 @@
 import { assert, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
 import { field } from "../support/Api.ts"
-import { scratchDatabase } from "../support/Postgres.ts"
+import { clusterEnvironment } from "../support/Cluster.ts"
 import { freePort, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
 import { dataOf, identifyAt } from "./Client.ts"
 
@@ -24,14 +23,7 @@ const json = (url: string, init: { method?: string; token?: string; body?: unkno
 
 it.live("a session on API process A hears a change made through API process B to a guild whose actor is on shard process C", () =>
   Effect.gen(function*() {
-    const databaseUrl = yield* scratchDatabase
-    const common = {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: "redis://127.0.0.1:6379",
-      REDIS_KEY_PREFIX: `guildhall-test-${randomUUID().slice(0, 8)}:`,
-      ADMIN_BOOTSTRAP_KEY: randomBytes(24).toString("base64url"),
-      RATE_LIMITS: "off"
-    }
+    const { env: common } = yield* clusterEnvironment()
     const shard = yield* startProcess("shards/main.ts", { ...common, SHARD_PORT: String(yield* freePort) })
     const startApi = Effect.gen(function*() {
       const port = yield* freePort

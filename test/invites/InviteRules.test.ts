@@ -113,7 +113,8 @@ describe("invite decisions", () => {
       pronouns: null,
       joinSourceType: 1,
       sourceInviteCode: "abc",
-      inviterId: "1"
+      inviterId: "1",
+      temporary: false
     })
     assert.deepStrictEqual(decision.events.map((e) => e.type), ["GUILD_MEMBER_ADD"])
     assert.include(failure(join(decision.next, "abc", "3")), "UNKNOWN_INVITE")

@@ -1,5 +1,8 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
+import { rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { settingsConfig } from "../../src/Config.ts"
 import { hashOf } from "../../src/media/ContentAddress.ts"
 import { MediaStore } from "../../src/media/MediaStore.ts"
@@ -39,6 +42,21 @@ layer(FakeS3.layer, { excludeTestServices: true })("MediaStore.s3 against a fake
       const back = yield* store.get(hash)
       assert.ok(back !== undefined)
       assert.deepStrictEqual(Buffer.from(back), bytes)
+    }))
+
+  it.effect("putFile streams a file from disk under its hash (message attachments)", () =>
+    Effect.gen(function*() {
+      const s3 = yield* FakeS3
+      const store = storeAt(s3.endpoint)
+      const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 0x5a)
+      const path = join(tmpdir(), `guildhall-putfile-${process.pid}-${Date.now()}`)
+      yield* Effect.promise(() => writeFile(path, bytes))
+      const hash = hashOf(bytes)
+      yield* store.putFile(path, hash, bytes.length)
+      assert.deepStrictEqual(Buffer.from(s3.objects.get(hash) ?? []), bytes)
+      yield* store.putFile(path, hash, bytes.length)
+      assert.deepStrictEqual(s3.requests.filter((r) => r.endsWith(hash)), [`HEAD ${hash}`, `PUT ${hash}`, `HEAD ${hash}`])
+      yield* Effect.promise(() => rm(path, { force: true }))
     }))
 
   it.effect("sends an object once: a second put of the same bytes only asks whether it is there", () =>

@@ -19,7 +19,7 @@ describe("message creation decisions", () => {
       assert.strictEqual(channel?.window.find(9000n)?.authorId, "2")
       assert.deepStrictEqual(decision.events.map((e) => e.type), ["MESSAGE_CREATE"])
       expect(decision.events[0]?.data).toMatchObject({ id: "9000", channel_id: "101", guild_id: "100" })
-      assert.isDefined(decision.persist)
+      assert.deepStrictEqual(decision.rows?.map((row) => [row.sink.name, row.key]), [["messages", "9000"]])
     }))
 
   it.effect("ids grow in decision order even when a sending process's clock is behind", () =>

@@ -38,10 +38,14 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   actorLocalReads: true,
   accountDeletionGraceDays: 14,
   accountDeletionSweepSeconds: 60,
+  scheduledMessageSweepSeconds: 5,
+  messageDeletionSweepSeconds: 30,
+  messageDeletionDelaySeconds: 86_400,
   discoveryMinMembers: 5,
   mediaS3: Option.none(),
   gatewayUrl: Option.none(),
-  gatewayHeartbeatMillis: 41_250
+  gatewayHeartbeatMillis: 41_250,
+  gatewayOutboundLimitBytes: 8 * 1024 * 1024
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

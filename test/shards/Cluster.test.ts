@@ -1,8 +1,8 @@
 import { assert, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
 import { expectError, field } from "../support/Api.ts"
-import { queryAt, scratchDatabase } from "../support/Postgres.ts"
+import { clusterEnvironment, eventually } from "../support/Cluster.ts"
+import { queryAt } from "../support/Postgres.ts"
 import { freePort, type Started, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
 
 interface ProcessStats {
@@ -24,16 +24,8 @@ const isStats = (value: unknown): value is ProcessStats =>
 
 it.live("shard processes share the guilds, take in a new process, and survive a SIGKILL without losing an acknowledged write", () =>
   Effect.gen(function*() {
-    const databaseUrl = yield* scratchDatabase
-    const prefix = `guildhall-test-${randomUUID().slice(0, 8)}:`
-    const adminKey = randomBytes(24).toString("base64url")
-    const common = {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: "redis://127.0.0.1:6379",
-      REDIS_KEY_PREFIX: prefix,
-      ADMIN_BOOTSTRAP_KEY: adminKey,
-      ACTOR_CALL_TIMEOUT_MS: "3000"
-    }
+    // Rate limits stay on here: the cluster's own limiter (counters in Redis) is part of what runs.
+    const { databaseUrl, adminKey, env: common } = yield* clusterEnvironment({ ACTOR_CALL_TIMEOUT_MS: "3000", RATE_LIMITS: "on" })
     const startShard = Effect.gen(function*() {
       const port = yield* freePort
       const started = yield* startProcess("shards/main.ts", { ...common, SHARD_PORT: String(port) })
@@ -53,17 +45,6 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
         : []
       return processes.filter((p) => p.role === "shard")
     })
-    const waitFor = <A>(label: string, probe: Effect.Effect<A>, done: (a: A) => boolean, seconds = 30) =>
-      Effect.gen(function*() {
-        const deadline = Date.now() + seconds * 1000
-        let last = yield* probe
-        while (!done(last)) {
-          if (Date.now() > deadline) return yield* Effect.die(new Error(`${label}: gave up, last ${JSON.stringify(last)}`))
-          yield* Effect.sleep("250 millis")
-          last = yield* probe
-        }
-        return last
-      })
 
     const registered = yield* json(`${base}/auth/register`, {
       method: "POST",
@@ -82,7 +63,7 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
     // An actor whose shard moved starts again on its new owner with the next message: read them all.
     const readAll = Effect.forEach(guildIds, (id) => json(`${base}/guilds/${id}`, { headers: auth }), { concurrency: 8 })
     const liveTotal = (ps: ReadonlyArray<ProcessStats>) => ps.reduce((n, p) => n + p.guilds, 0)
-    yield* waitFor(
+    yield* eventually(
       "both shards hold guilds",
       Effect.andThen(readAll, stats),
       (ps) => ps.length === 2 && ps.every((p) => p.guilds > 0) && liveTotal(ps) === 40
@@ -90,7 +71,7 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
 
     // A third shard process joins: shards move to it, every guild stays readable.
     shards.push(yield* startShard)
-    yield* waitFor("the third shard takes guilds", Effect.andThen(readAll, stats), (ps) => ps.length === 3 && ps.every((p) => p.guilds > 0) && liveTotal(ps) === 40, 60)
+    yield* eventually("the third shard takes guilds", Effect.andThen(readAll, stats), (ps) => ps.length === 3 && ps.every((p) => p.guilds > 0) && liveTotal(ps) === 40, 60)
     const afterJoin = yield* readAll
     assert.deepStrictEqual(afterJoin.map((r) => r.status), guildIds.map(() => 200))
 
@@ -118,7 +99,7 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
     assert.isDefined(held)
     const killedAt = Date.now()
     victim?.child.kill("SIGKILL")
-    yield* waitFor("every guild answers after the kill", readAll, (replies) => replies.every((r) => r.status === 200), 30)
+    yield* eventually("every guild answers after the kill", readAll, (replies) => replies.every((r) => r.status === 200), 30)
     const recovery = (Date.now() - killedAt) / 1000
     console.log(`cluster: guilds of the killed shard process answered again after ${recovery.toFixed(1)} s`)
     assert.isBelow(recovery, 10)
@@ -152,7 +133,7 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
     expect(reloaded.body).toMatchObject({ name: "from the database" })
 
     // A dead process's figures expire from the sum; the survivors hold every guild.
-    yield* waitFor(
+    yield* eventually(
       "the killed process drops out of the stats",
       Effect.andThen(readAll, stats),
       (ps) => ps.length === 2 && !ps.some((p) => p.pid === victim?.child.pid) && liveTotal(ps) === 40
@@ -162,10 +143,10 @@ it.live("shard processes share the guilds, take in a new process, and survive a 
     const before = 40
     const shutdown = yield* json(`${base}/admin/guilds/shutdown`, { method: "POST", headers: { ...adminHeaders, "content-type": "application/json" }, body: JSON.stringify({ guild_id: target }) })
     assert.strictEqual(shutdown.status, 200)
-    yield* waitFor("stats drop the shut down actor", stats, (ps) => liveTotal(ps) === before - 1)
+    yield* eventually("stats drop the shut down actor", stats, (ps) => liveTotal(ps) === before - 1)
     const restarted = yield* json(`${base}/guilds/${target}`, { headers: auth })
     expect(restarted.body).toMatchObject({ name: "from the database" })
-    yield* waitFor("stats count it again", stats, (ps) => liveTotal(ps) === before)
+    yield* eventually("stats count it again", stats, (ps) => liveTotal(ps) === before)
 
     yield* stopProcess(api.child)
     yield* Effect.forEach(shards, (s) => stopProcess(s.child), { discard: true })

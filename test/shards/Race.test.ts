@@ -1,8 +1,9 @@
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { field } from "../support/Api.ts"
-import { queryAt, scratchDatabase } from "../support/Postgres.ts"
+import { clusterEnvironment } from "../support/Cluster.ts"
+import { queryAt } from "../support/Postgres.ts"
 import { freePort, startProcess, waitHealthy } from "../support/Processes.ts"
 
 /** How many writes each kind of race sends, half through each API process. */
@@ -40,15 +41,7 @@ const sorted = (values: Iterable<string>) => [...values].sort()
 
 it.live("concurrent writes to one guild through two API processes are serialized by its actor: no update is lost", () =>
   Effect.gen(function*() {
-    const databaseUrl = yield* scratchDatabase
-    const adminKey = randomBytes(24).toString("base64url")
-    const common = {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: "redis://127.0.0.1:6379",
-      REDIS_KEY_PREFIX: `guildhall-test-${randomUUID().slice(0, 8)}:`,
-      ADMIN_BOOTSTRAP_KEY: adminKey,
-      RATE_LIMITS: "off"
-    }
+    const { databaseUrl, adminKey, env: common } = yield* clusterEnvironment()
     const shardPort = yield* freePort
     yield* startProcess("shards/main.ts", { ...common, SHARD_PORT: String(shardPort) })
     const startApi = Effect.gen(function*() {

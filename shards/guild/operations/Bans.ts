@@ -4,6 +4,7 @@ import { GuildBanResponse } from "../../../src/bans/Schemas.ts"
 import { missingPermissions } from "../../../src/http/Errors.ts"
 import { UserPartialResponse } from "../../../src/users/Schemas.ts"
 import { requirePermission } from "../Access.ts"
+import { authorMessagesSince, bulkDeleteEvents, deleteAuthorMessagesSince, firstIdAt, StoredMessageRef, withoutMessages } from "../AuthorMessages.ts"
 import { activeBans, banExpiry, type GuildBan, pruneExpiredBans, withBan, withoutBan, withoutMember } from "../BanRules.ts"
 import { outranks } from "../Hierarchy.ts"
 import type { GuildEvent } from "../Operations.ts"
@@ -39,10 +40,12 @@ export const banMember = write(
     target: UserPartialResponse,
     reason: Schema.NullOr(Schema.String),
     deleteMessageDays: Schema.Int,
-    durationSeconds: Schema.Int
+    durationSeconds: Schema.Int,
+    /** The target's messages of those days as Postgres had them, for the ones older than the windows. */
+    storedMessages: Schema.optional(Schema.Array(StoredMessageRef))
   },
   Schema.Null,
-  (state, { target, reason, deleteMessageDays, durationSeconds }, context) =>
+  (state, { target, reason, deleteMessageDays, durationSeconds, storedMessages }, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.BAN_MEMBERS, context.now)
       const isMember = state.members.has(target.id)
@@ -56,7 +59,9 @@ export const banMember = write(
         banned_at: new Date(context.now).toISOString(),
         expires_at: banExpiry(context.now, durationSeconds)
       }
-      const next = withoutMember(withBan(pruned.state, ban), target.id)
+      const fromId = firstIdAt(context.now - deleteMessageDays * 24 * 3600_000)
+      const purged = deleteMessageDays > 0 ? authorMessagesSince(state, target.id, fromId, storedMessages ?? []) : new Map()
+      const next = withoutMessages(withoutMember(withBan(pruned.state, ban), target.id), purged)
       const persist = Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sweepExpired(context.guildId, context.now)
@@ -65,10 +70,12 @@ export const banMember = write(
                    ON CONFLICT (guild_id, user_id) DO UPDATE SET moderator_id = EXCLUDED.moderator_id,
                      reason = EXCLUDED.reason, banned_at = EXCLUDED.banned_at, expires_at = EXCLUDED.expires_at`
         if (isMember) yield* sql`DELETE FROM guild_members WHERE guild_id = ${context.guildId} AND user_id = ${target.id}`
+        if (deleteMessageDays > 0) yield* deleteAuthorMessagesSince(context.guildId, target.id, fromId)
       })
       const events: Array<GuildEvent> = pruned.expired.map((b) => banRemoved(context.guildId, b))
       events.push({ type: "GUILD_BAN_ADD", data: { guild_id: context.guildId, user: target } })
       if (isMember) events.push({ type: "GUILD_MEMBER_REMOVE", data: { guild_id: context.guildId, user: target } })
+      events.push(...bulkDeleteEvents(context.guildId, purged))
       return {
         next,
         reply: null,

@@ -177,7 +177,8 @@ export const joinByInvite = write(
       const joined = admit(state, context.guildId, user, {
         joinSourceType: isVanity ? JOIN_SOURCE_VANITY_URL : JOIN_SOURCE_INSTANT_INVITE,
         sourceInviteCode: code,
-        inviterId: invite.inviter?.id ?? null
+        inviterId: invite.inviter?.id ?? null,
+        temporary: invite.temporary
       }, context.now)
       const used = isVanity ? invite : { ...invite, uses: invite.uses + 1 }
       const next: GuildState = isVanity ? joined.next : { ...joined.next, invites: new Map(joined.next.invites).set(code, used) }

@@ -8,6 +8,7 @@ import { Permission } from "../Permissions.ts"
 import type { GuildState } from "../State.ts"
 import { findRole, requireManageable } from "./RoleChecks.ts"
 import { setMemberRoles } from "./RoleRows.ts"
+import { withRoleGiven } from "./TemporaryMembers.ts"
 
 /** Audit log action type 25: member roles updated. */
 const MEMBER_ROLE_UPDATE = 25
@@ -25,7 +26,8 @@ const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boo
       if (member.roles.includes(roleId) === adding) return unchanged(state, null)
       const roles = adding ? [...member.roles, roleId] : member.roles.filter((id) => id !== roleId)
       const updated: GuildMemberResponse = { ...member, roles }
-      const next: GuildState = { ...state, members: state.members.with(targetId, updated) }
+      const changed: GuildState = { ...state, members: state.members.with(targetId, updated) }
+      const next = adding ? withRoleGiven(changed, targetId) : changed
       return {
         next,
         reply: null,

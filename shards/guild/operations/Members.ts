@@ -8,7 +8,7 @@ import { outranks } from "../Hierarchy.ts"
 import { searchMembers } from "../MemberSearch.ts"
 import { applyMemberPatch, MemberPatch } from "../MemberUpdate.ts"
 import { deleteMemberRow, memberRow } from "../MemberRows.ts"
-import { type AuditEntry, type GuildEvent, read, unchanged, write } from "../Operations.ts"
+import { type AuditEntry, type Decision, type GuildEvent, read, unchanged, write } from "../Operations.ts"
 import { Permission } from "../Permissions.ts"
 import { guildPermissions, membersPage, type GuildState } from "../State.ts"
 
@@ -99,6 +99,15 @@ const removeEvent = (guildId: string, member: GuildMemberResponse): GuildEvent =
   data: { guild_id: guildId, user: member.user }
 })
 
+/** `member` leaves the guild (kicked, left, or a temporary membership over): state, row and event. */
+export const memberRemoval = (state: GuildState, guildId: string, member: GuildMemberResponse, audit: ReadonlyArray<AuditEntry>): Decision<null> => ({
+  next: withoutMember(state, member.user.id),
+  reply: null,
+  persist: deleteMemberRow(guildId, member.user.id),
+  audit,
+  events: [removeEvent(guildId, member)]
+})
+
 /** DELETE /guilds/{id}/members/{user_id}: KICK_MEMBERS over a member ranked below; never the owner. */
 export const kickMember = write("KickMember", { targetId: Schema.String }, Schema.Null, (state, { targetId }, context) =>
   Effect.gen(function*() {
@@ -106,13 +115,7 @@ export const kickMember = write("KickMember", { targetId: Schema.String }, Schem
     const member = state.members.get(targetId)
     if (member === undefined) return yield* Effect.fail(unknown("MEMBER"))
     if (!outranks(state, context.actorId, targetId)) return yield* Effect.fail(missingPermissions())
-    return {
-      next: withoutMember(state, targetId),
-      reply: null,
-      persist: deleteMemberRow(context.guildId, targetId),
-      audit: [{ actionType: MEMBER_KICK, targetId, changes: [] }],
-      events: [removeEvent(context.guildId, member)]
-    }
+    return memberRemoval(state, context.guildId, member, [{ actionType: MEMBER_KICK, targetId, changes: [] }])
   }))
 
 /** DELETE /users/@me/guilds/{id}: any member but the owner (who must transfer the guild first). */
@@ -124,13 +127,7 @@ export const leaveGuild = write("LeaveGuild", {}, Schema.Null, (state, _command,
     if (state.guild.owner_id === context.actorId) {
       return yield* invalidField("guild_id", "CANNOT_LEAVE_GUILD_AS_OWNER", "The owner cannot leave; transfer the guild first")
     }
-    return {
-      next: withoutMember(state, context.actorId),
-      reply: null,
-      persist: deleteMemberRow(context.guildId, context.actorId),
-      audit: [],
-      events: [removeEvent(context.guildId, member)]
-    }
+    return memberRemoval(state, context.guildId, member, [])
   }))
 
 export const membersWrites = [updateMember, kickMember, leaveGuild] as const

@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
 import { visibleChannel } from "../ChannelAccess.ts"
 import { messagesOf, readableChannel, unknownMessage } from "../MessageAccess.ts"
-import { renderPage } from "../MessagePages.ts"
 import { knownAbsent } from "../MessageWindow.ts"
 import { read } from "../Operations.ts"
+import { messageJsonFor, pageJsonFor } from "../Reactions.ts"
 
 /**
  * Reads of a guild's messages, from the window of each channel's newest
@@ -20,7 +20,7 @@ const PageFields = {
 
 /** GET /channels/{id}/messages: the page as JSON from the window, or null when only Postgres has it. */
 export const listMessages = read("ListMessages", PageFields, Schema.NullOr(Schema.String), (state, query, viewerId) =>
-  Effect.map(readableChannel(state, viewerId, query.channelId), () => renderPage(messagesOf(state, query.channelId), query) ?? null))
+  Effect.map(readableChannel(state, viewerId, query.channelId), () => pageJsonFor(messagesOf(state, query.channelId), query, viewerId) ?? null))
 
 /** GET /channels/{id}/messages/{message_id}: its JSON from the window, or null when only Postgres may have it. */
 export const getMessage = read(
@@ -32,7 +32,7 @@ export const getMessage = read(
       const messages = messagesOf(state, channelId)
       const id = BigInt(messageId)
       const entry = messages.window.find(id)
-      if (entry !== undefined) return Effect.succeed(entry.json)
+      if (entry !== undefined) return Effect.succeed(messageJsonFor(messages, entry, viewerId))
       return knownAbsent(messages, id) ? Effect.fail(unknownMessage()) : Effect.succeed(null)
     })
 )

@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
-import { invalidField, missingAccess } from "../../../src/http/Errors.ts"
+import { invalidField, missingAccess, missingPermissions } from "../../../src/http/Errors.ts"
 import { MessageCreateRequest, type MessageReferenceRequest } from "../../../src/messages/Requests.ts"
 import {
+  MessageAttachmentResponse,
   MessageReferenceType,
   MessageResponse,
   type MessageSnapshotResponse,
@@ -19,7 +20,7 @@ import {
   unknownMessage
 } from "../MessageAccess.ts"
 import { checkShape, embedsFor, mentionsIn, sendableFlags, stickersFor } from "../MessageDraft.ts"
-import { entryOf, insertMessage } from "../MessageRows.ts"
+import { entryOf, messageRow } from "../MessageRows.ts"
 import { appended, type ChannelMessages } from "../MessageWindow.ts"
 import { unchanged, write } from "../Operations.ts"
 import { has, Permission } from "../Permissions.ts"
@@ -105,9 +106,15 @@ const referencedTarget = (
  */
 export const createMessage = write(
   "CreateMessage",
-  { channelId: Schema.String, request: MessageCreateRequest, referenced: Schema.optional(ReferencedMessage) },
+  {
+    channelId: Schema.String,
+    request: MessageCreateRequest,
+    referenced: Schema.optional(ReferencedMessage),
+    /** Files of a multipart create, already stored (src/messages/Uploads.ts). */
+    uploads: Schema.optional(Schema.Array(MessageAttachmentResponse))
+  },
   CreateMessageReply,
-  (state, { channelId, request, referenced }, context) =>
+  (state, { channelId, request, referenced, uploads = [] }, context) =>
     Effect.gen(function*() {
       const { channel, permissions } = yield* sendableChannel(state, context.actorId, channelId, context.now)
       const messages = messagesOf(state, channelId)
@@ -118,7 +125,8 @@ export const createMessage = write(
       if (wait > 0) return unchanged(state, { retry_after_ms: wait })
       const reference = request.message_reference ?? undefined
       const forward = reference?.type === MessageReferenceType.FORWARD
-      yield* checkShape(request, forward)
+      if (uploads.length > 0 && !has(permissions, Permission.ATTACH_FILES)) return yield* missingPermissions()
+      yield* checkShape(request, forward, uploads)
       const target = reference === undefined
         ? undefined
         : yield* referencedTarget(state, channelId, context.guildId, reference, referenced)
@@ -141,7 +149,7 @@ export const createMessage = write(
         ...mentionsIn(state, content, request.allowed_mentions, permissions, replyTo?.author),
         tts: (request.tts ?? false) && has(permissions, Permission.SEND_TTS_MESSAGES),
         embeds,
-        attachments: [],
+        attachments: uploads,
         ...(stickers.length === 0 ? {} : { stickers }),
         ...(target === undefined || reference === undefined ? {} : {
           message_reference: {
@@ -162,7 +170,7 @@ export const createMessage = write(
       return {
         next: { ...state, channelMessages: state.channelMessages.with(channelId, sent) },
         reply: message,
-        persist: insertMessage(context.guildId, message),
+        rows: [messageRow(context.guildId, message)],
         audit: [],
         events: [{ type: "MESSAGE_CREATE", data: { ...message, guild_id: context.guildId } }]
       }

@@ -27,7 +27,8 @@ export const deleteRole = (guildId: string, roleId: string) =>
       sql`DELETE FROM guild_roles WHERE id = ${roleId} AND guild_id = ${guildId}`
     )).pipe(Effect.asVoid)
 
+/** Sets the member's roles; one given ends a temporary membership for good (schema 0025). */
 export const setMemberRoles = (guildId: string, userId: string, roles: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`UPDATE guild_members SET roles = ${`{${roles.join(",")}}`}::bigint[]
+    sql`UPDATE guild_members SET roles = ${`{${roles.join(",")}}`}::bigint[], temporary = temporary AND ${roles.length === 0}
         WHERE guild_id = ${guildId} AND user_id = ${userId}`).pipe(Effect.asVoid)

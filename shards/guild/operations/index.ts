@@ -14,6 +14,14 @@ import { messagesWrites } from "./Messages.ts"
 import { messageEditWrites } from "./MessageEdits.ts"
 import { deleteAttachment } from "./MessageAttachments.ts"
 import { messageReads } from "./MessageReads.ts"
+import { reactionReads, reactionWrites } from "./Reactions.ts"
+import { pinReads, pinWrites } from "./Pins.ts"
+import { gatewayMemberReads } from "./GatewayMembers.ts"
+import { messageAckWrites } from "./MessageAcks.ts"
+import { messageVisibilityReads } from "./MessageVisibility.ts"
+import { messageUploadReads } from "./MessageUploads.ts"
+import { messageJobReads, messageJobWrites } from "./MessageJobs.ts"
+import { temporaryMembersWrites } from "./TemporaryMembers.ts"
 
 /**
  * Every write and read a guild actor runs. A sub-domain adds its definitions
@@ -33,7 +41,12 @@ export const writes = [
   ...botsWrites,
   ...messagesWrites,
   ...messageEditWrites,
-  deleteAttachment
+  ...reactionWrites,
+  ...pinWrites,
+  ...messageJobWrites,
+  deleteAttachment,
+  ...messageAckWrites,
+  ...temporaryMembersWrites
 ] as const
 
 export const reads = [
@@ -45,7 +58,13 @@ export const reads = [
   ...guildReads,
   ...bansReads,
   ...invitesReads,
-  ...messageReads
+  ...gatewayMemberReads,
+  ...messageReads,
+  ...reactionReads,
+  ...pinReads,
+  ...messageJobReads,
+  ...messageVisibilityReads,
+  ...messageUploadReads
 ] as const
 
 /** Any write command, as it travels to the actor. */

@@ -1,0 +1,285 @@
+// Gateway fan-out benchmark: `node ops/bench/gateway.ts` on its own, or `measureGateway`
+// from ops/bench/run.ts (`npm run bench`).
+//
+// Boots the embedded server on a scratch Postgres database, opens BENCH_GATEWAY_SESSIONS
+// (2,000) WebSocket sessions in one guild from BENCH_GATEWAY_THREADS (2) worker threads
+// (gateway-clients.ts), then posts one message per second over REST for
+// BENCH_GATEWAY_SECONDS (15). For every message and every session it takes the time from
+// the POST's reply to the MESSAGE_CREATE's arrival (p50/p99, one epoch clock in every
+// thread), and from the server's RSS before and after the sessions, the memory per idle
+// session. The server's CPU time per posted message (from /proc, idle rate subtracted)
+// is printed too: unlike wall-clock latency, it holds still when the machine is busy.
+// Sessions are spread over BENCH_GATEWAY_USERS (200) members: registering 2,000 accounts
+// would measure password hashing. Targets: p99 < 100 ms, < 30 KB a session.
+// BENCH_GATEWAY_NODE_ARGS adds options to the server's node (e.g. --cpu-prof).
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes, randomUUID } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import { Worker } from "node:worker_threads"
+import type { ClientsData, ClientsReport } from "./gateway-clients.ts"
+import { scratchDatabase } from "./member-seed.ts"
+
+const root = join(import.meta.dirname, "..", "..")
+const NODE = join(root, "node_modules", ".bin", "node")
+const intEnv = (name: string, fallback: number) => {
+  const n = Number(process.env[name] ?? fallback)
+  return Number.isInteger(n) && n > 0 ? n : fallback
+}
+const CONNECT_AT_ONCE = 50
+/** GUILDS | GUILD_MESSAGES: what a chat client of one guild listens to. */
+const INTENTS = 1 | (1 << 9)
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICKS = 100
+
+/** What one run measured. */
+export interface GatewayFigures {
+  readonly sessions: number
+  readonly users: number
+  readonly messages: number
+  readonly deliveries: number
+  readonly expectedDeliveries: number
+  readonly connectSeconds: number
+  readonly latencyP50Ms: number
+  readonly latencyP99Ms: number
+  readonly latencyAverageMs: number
+  readonly latencyMaxMs: number
+  readonly rssBeforeBytes: number
+  readonly rssAfterBytes: number
+  readonly kbPerIdleSession: number
+  /** Server CPU per posted message (the POST and its fan-out), idle rate subtracted. */
+  readonly serverCpuMsPerMessage: number
+  /** The kernel's share of the server's CPU while the messages went out (socket writes, mostly). */
+  readonly serverSystemShare: number
+  /** The 1-minute load average when the messages began. */
+  readonly loadAverage: number
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+    server.on("error", reject)
+  })
+
+interface Json {
+  readonly [key: string]: unknown
+}
+const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** utime and stime of a process, in ms. */
+const cpuTimes = (pid: number): { user: number; system: number } => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return { user: (Number(fields[11]) * 1000) / TICKS, system: (Number(fields[12]) * 1000) / TICKS }
+}
+const cpuMs = (pid: number): number => {
+  const { user, system } = cpuTimes(pid)
+  return user + system
+}
+const rssBytes = (pid: number): number => {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024
+}
+const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0])
+const now = () => performance.timeOrigin + performance.now()
+
+/**
+ * With BENCH_GATEWAY_HEAP_SNAPSHOTS=1 (and --heapsnapshot-signal=SIGUSR2 in
+ * BENCH_GATEWAY_NODE_ARGS), the server writes a heap snapshot before and after the sessions.
+ */
+const heapSnapshot = async (pid: number) => {
+  if (process.env["BENCH_GATEWAY_HEAP_SNAPSHOTS"] !== "1") return
+  process.kill(pid, "SIGUSR2")
+  await sleep(intEnv("BENCH_GATEWAY_SNAPSHOT_SECONDS", 30) * 1000)
+}
+
+/** A worker thread holding `tokens.length` sessions (gateway-clients.ts). */
+const startClients = (data: ClientsData) => {
+  const worker = new Worker(new URL("./gateway-clients.ts", import.meta.url), { workerData: data })
+  const next = () =>
+    new Promise<ClientsReport>((resolve, reject) => {
+      worker.once("message", resolve)
+      worker.once("error", reject)
+    })
+  const ready = next().then((r) => {
+    if (r.kind === "failed") throw new Error(r.reason)
+  })
+  const finish = async () => {
+    const arrivals = next()
+    worker.postMessage({ kind: "finish" })
+    const r = await arrivals
+    return r.kind === "arrivals" ? r.arrivals : []
+  }
+  return { ready, finish, stop: () => worker.terminate() }
+}
+
+export const measureGateway = async (options: {
+  readonly sessions?: number
+  readonly users?: number
+  readonly seconds?: number
+  readonly threads?: number
+  readonly log?: (line: string) => void
+} = {}): Promise<GatewayFigures> => {
+  const SESSIONS = options.sessions ?? intEnv("BENCH_GATEWAY_SESSIONS", 2000)
+  const USERS = Math.min(SESSIONS, options.users ?? intEnv("BENCH_GATEWAY_USERS", 200))
+  const SECONDS = options.seconds ?? intEnv("BENCH_GATEWAY_SECONDS", 15)
+  const THREADS = options.threads ?? intEnv("BENCH_GATEWAY_THREADS", 2)
+  const log = options.log ?? (() => undefined)
+  const database = await scratchDatabase()
+  const port = await freePort()
+  const adminKey = randomBytes(24).toString("base64url")
+  const base = `http://127.0.0.1:${port}`
+  const nodeArgs = (process.env["BENCH_GATEWAY_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+  const server: ChildProcess = spawn(NODE, [...nodeArgs, "src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: database.url, ADMIN_BOOTSTRAP_KEY: adminKey, RATE_LIMITS: "off", LOG_REQUESTS: "false" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const pid = server.pid ?? 0
+  const clients: Array<ReturnType<typeof startClients>> = []
+  try {
+    const call = async (method: string, path: string, token?: string, body?: unknown): Promise<Json> => {
+      const headers: Record<string, string> = { "content-type": "application/json" }
+      if (token !== undefined) headers.authorization = token
+      const reply = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const parsed: unknown = await reply.json().catch(() => ({}))
+      if (!reply.ok || !isJson(parsed)) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(parsed)}`)
+      return parsed
+    }
+    for (let i = 0; ; i++) {
+      if (await fetch(`${base}/_health`).then((r) => r.ok, () => false)) break
+      if (i > 300) throw new Error("the server did not start")
+      await sleep(200)
+    }
+    const register = async () => {
+      const reply = await call("POST", "/auth/register", undefined, {
+        email: `g${randomUUID().slice(0, 12)}@example.com`,
+        password: "correct horse battery",
+        date_of_birth: "2000-01-01",
+        consent: true
+      })
+      return String(reply.token)
+    }
+    const owner = await register()
+    const guild = await call("POST", "/guilds", owner, { name: "Gateway bench" })
+    const channels = Array.isArray(guild.channels) ? guild.channels.filter(isJson) : []
+    const channelId = String(channels[0]?.id)
+    const invite = await call("POST", `/channels/${channelId}/invites`, owner, { max_uses: 0 })
+    const tokens = [owner]
+    for (let i = 1; i < USERS; i += 20) {
+      const batch = await Promise.all(Array.from({ length: Math.min(20, USERS - i) }, register))
+      await Promise.all(batch.map((t) => call("POST", `/invites/${String(invite.code)}`, t)))
+      tokens.push(...batch)
+    }
+    const url = `${String((await call("GET", "/gateway", owner)).url)}?v=1&encoding=json`
+    log(`bench gateway: ${USERS} users in the guild; opening ${SESSIONS} sessions from ${THREADS} threads`)
+
+    await sleep(2000)
+    await heapSnapshot(pid)
+    const rssBefore = rssBytes(pid)
+    const connectStarted = now()
+    const sessionTokens = Array.from({ length: SESSIONS }, (_, i) => tokens[i % tokens.length] ?? owner)
+    for (let t = 0; t < THREADS; t++) {
+      const share = sessionTokens.filter((_, i) => i % THREADS === t)
+      clients.push(startClients({ url, tokens: share, intents: INTENTS, connectAtOnce: CONNECT_AT_ONCE }))
+    }
+    await Promise.all(clients.map((c) => c.ready))
+    const connectSeconds = (now() - connectStarted) / 1000
+    const stats = await call("GET", "/admin/gateway/stats", `Admin ${adminKey}`)
+    // Idle: what the server spends with the sessions open and nothing happening.
+    const idleFrom = cpuMs(pid)
+    await sleep(3000)
+    const idleRate = (cpuMs(pid) - idleFrom) / 3000
+    const rssAfter = rssBytes(pid)
+    if (process.env["BENCH_GATEWAY_RSS_TRACE"] === "1") {
+      for (let i = 0; i < 15; i++) {
+        await sleep(2000)
+        log(`rss +${(i + 1) * 2}s: ${((rssBytes(pid) - rssBefore) / SESSIONS / 1024).toFixed(1)} KB/session`)
+      }
+    }
+    await heapSnapshot(pid)
+
+    const load = loadAverage()
+    const replied = new Map<number, number>()
+    const busyFrom = cpuMs(pid)
+    const systemFrom = cpuTimes(pid).system
+    const busyStarted = now()
+    for (let n = 0; n < SECONDS; n++) {
+      const tick = now()
+      await call("POST", `/channels/${channelId}/messages`, owner, { content: `bench#${String(n).padStart(6, "0")}` })
+      replied.set(n, now())
+      await sleep(Math.max(0, 1000 - (now() - tick)))
+    }
+    await sleep(2000)
+    const busyTotal = cpuMs(pid) - busyFrom
+    const busyCpu = busyTotal - idleRate * (now() - busyStarted)
+    const busySystem = cpuTimes(pid).system - systemFrom
+
+    const arrivals = new Map<number, Array<number>>()
+    for (const c of clients) {
+      for (const [n, times] of await c.finish()) arrivals.set(n, [...(arrivals.get(n) ?? []), ...times])
+    }
+    const latencies: Array<number> = []
+    for (const [n, at] of replied) for (const t of arrivals.get(n) ?? []) latencies.push(Math.max(0, t - at))
+    latencies.sort((a, b) => a - b)
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN
+    return {
+      sessions: Number(stats.sessions),
+      users: tokens.length,
+      messages: replied.size,
+      deliveries: latencies.length,
+      expectedDeliveries: replied.size * SESSIONS,
+      connectSeconds,
+      latencyP50Ms: pct(50),
+      latencyP99Ms: pct(99),
+      latencyAverageMs: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
+      latencyMaxMs: latencies.at(-1) ?? Number.NaN,
+      rssBeforeBytes: rssBefore,
+      rssAfterBytes: rssAfter,
+      kbPerIdleSession: (rssAfter - rssBefore) / SESSIONS / 1024,
+      serverCpuMsPerMessage: Math.max(0, busyCpu) / Math.max(1, replied.size),
+      serverSystemShare: busySystem / Math.max(1, busyTotal),
+      loadAverage: load
+    }
+  } finally {
+    await Promise.all(clients.map((c) => c.stop()))
+    server.kill("SIGTERM")
+    await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))
+    await database.drop().catch(() => undefined)
+  }
+}
+
+/** The figures as the rows of a two-column table. */
+export const gatewayRows = (f: GatewayFigures): Array<[string, string]> => [
+  ["sessions (server count)", `${f.sessions} over ${f.users} users`],
+  ["connect + READY + GUILD_CREATE", `${f.connectSeconds.toFixed(1)} s`],
+  ["messages posted", String(f.messages)],
+  ["deliveries", `${f.deliveries} of ${f.expectedDeliveries}`],
+  ["latency p50 (reply → receipt)", `${f.latencyP50Ms.toFixed(1)} ms`],
+  ["latency p99", `${f.latencyP99Ms.toFixed(1)} ms  (target < 100)`],
+  ["latency max", `${f.latencyMaxMs.toFixed(1)} ms`],
+  ["server CPU per message", `${f.serverCpuMsPerMessage.toFixed(1)} ms (${(f.serverSystemShare * 100).toFixed(0)}% in the kernel)`],
+  ["server RSS before / after", `${(f.rssBeforeBytes / 2 ** 20).toFixed(0)} / ${(f.rssAfterBytes / 2 ** 20).toFixed(0)} MiB`],
+  ["RSS per idle session", `${f.kbPerIdleSession.toFixed(1)} KB  (target < 30)`],
+  ["load average (1 min)", f.loadAverage.toFixed(2)]
+]
+
+if (import.meta.main) {
+  try {
+    const figures = await measureGateway({ log: (line) => process.stderr.write(`${line}\n`) })
+    const rows = gatewayRows(figures)
+    const width = Math.max(...rows.map(([k]) => k.length))
+    process.stdout.write(`gateway benchmark\n${rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n")}\n`)
+    process.stdout.write(`${JSON.stringify({ gateway: figures })}\n`)
+  } catch (error) {
+    process.stderr.write(`bench gateway: ERROR: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  }
+}

@@ -1,0 +1,91 @@
+import { Effect, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import { DmChannelType } from "../../src/dms/Schemas.ts"
+import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
+import type { Call, DmState, Recipient } from "./State.ts"
+
+const decodeNicks = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.String))
+const decodeType = Schema.decodeUnknownSync(Schema.Literals([DmChannelType.DM, DmChannelType.GROUP_DM]))
+
+/** The Postgres side of a DM channel's actor: its state, and each write it commits before answering. */
+export const makeDmRepo = (sql: SqlClient.SqlClient) => {
+  const load = (channelId: string): Effect.Effect<DmState | undefined> =>
+    Effect.gen(function*() {
+      const [channel] = yield* sql<{
+        type: number
+        name: string | null
+        icon: string | null
+        owner_id: string | null
+        nicks: unknown
+        last_message_id: string | null
+      }>`SELECT c.type, c.name, d.icon, d.owner_id::text AS owner_id, d.nicks, d.last_message_id::text AS last_message_id
+         FROM channels c JOIN dm_channels d ON d.channel_id = c.id WHERE c.id = ${channelId} AND c.guild_id IS NULL`
+      if (channel === undefined) return undefined
+      const rows = yield* sql<UserRow & { is_open: boolean }>`
+        SELECT u.*, r.is_open FROM dm_recipients r JOIN users u ON u.id = r.user_id
+        WHERE r.channel_id = ${channelId} ORDER BY r.added_at, r.user_id`
+      const [call] = yield* sql<{ ringing: ReadonlyArray<string>; region: string | null }>`
+        SELECT ringing::text[] AS ringing, region FROM dm_calls WHERE channel_id = ${channelId}`
+      return {
+        id: channelId,
+        type: decodeType(channel.type),
+        name: channel.name,
+        icon: channel.icon,
+        ownerId: channel.owner_id,
+        nicks: decodeNicks(channel.nicks),
+        lastMessageId: channel.last_message_id,
+        recipients: new Map(rows.map((r): [string, Recipient] => [r.id, { user: toUserPartial(r), open: r.is_open }])),
+        call: call === undefined ? undefined : { ringing: call.ringing, region: call.region }
+      }
+    }).pipe(Effect.orDie)
+
+  const setOpen = (channelId: string, userIds: ReadonlyArray<string>, open: boolean) =>
+    userIds.length === 0 ? Effect.void : sql`
+      UPDATE dm_recipients SET is_open = ${open} WHERE channel_id = ${channelId} AND user_id IN ${sql.in(userIds)}`
+
+  /** A new message is the channel's last; recipients who had closed it see it again. */
+  const sent = (channelId: string, messageId: string, reopened: ReadonlyArray<string>) =>
+    Effect.andThen(
+      sql`UPDATE dm_channels SET last_message_id = ${messageId} WHERE channel_id = ${channelId}`,
+      setOpen(channelId, reopened, true)
+    )
+
+  const updateGroup = (s: DmState) =>
+    Effect.andThen(
+      sql`UPDATE channels SET name = ${s.name} WHERE id = ${s.id}`,
+      sql`UPDATE dm_channels SET icon = ${s.icon}, owner_id = ${s.ownerId}, nicks = ${JSON.stringify(s.nicks)}::jsonb
+          WHERE channel_id = ${s.id}`
+    )
+
+  const addRecipient = (channelId: string, userId: string) =>
+    sql`INSERT INTO dm_recipients (channel_id, user_id, is_open) VALUES (${channelId}, ${userId}, true)
+        ON CONFLICT (channel_id, user_id) DO UPDATE SET is_open = true`
+
+  const removeRecipient = (channelId: string, userId: string) =>
+    sql`DELETE FROM dm_recipients WHERE channel_id = ${channelId} AND user_id = ${userId}`
+
+  /** The last recipient left: the channel and its messages go. */
+  const deleteChannel = (channelId: string) => sql`DELETE FROM channels WHERE id = ${channelId} AND guild_id IS NULL`
+
+  const saveCall = (channelId: string, call: Call | undefined) =>
+    call === undefined
+      ? sql`DELETE FROM dm_calls WHERE channel_id = ${channelId}`
+      : sql`INSERT INTO dm_calls (channel_id, ringing, region)
+            VALUES (${channelId}, ${`{${call.ringing.join(",")}}`}::bigint[], ${call.region})
+            ON CONFLICT (channel_id) DO UPDATE SET ringing = EXCLUDED.ringing, region = EXCLUDED.region`
+
+  /** Whether either user blocked the other. */
+  const blockedBetween = (a: string, b: string) =>
+    Effect.map(
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM relationships
+        WHERE type = 2 AND ((user_id = ${a} AND target_id = ${b}) OR (user_id = ${b} AND target_id = ${a}))`,
+      ([row]) => (row?.n ?? 0) > 0
+    ).pipe(Effect.orDie)
+
+  /** Runs `writes` in one transaction; a failure is the actor's to die of (the caller hears 503, the state is unchanged). */
+  const commit = <A, E>(writes: Effect.Effect<A, E>) => sql.withTransaction(writes).pipe(Effect.orDie)
+
+  return { load, setOpen, sent, updateGroup, addRecipient, removeRecipient, deleteChannel, saveCall, blockedBetween, commit }
+}
+
+export type DmRepo = ReturnType<typeof makeDmRepo>

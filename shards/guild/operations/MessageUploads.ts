@@ -1,0 +1,15 @@
+import { Effect, Schema } from "effect"
+import { sendableChannel } from "../MessageAccess.ts"
+import { read } from "../Operations.ts"
+import { has, Permission } from "../Permissions.ts"
+
+/**
+ * Whether the viewer may send in the channel at `now` (SEND_MESSAGES, no
+ * timeout; else the refusal), and attach files there (ATTACH_FILES): asked
+ * before a multipart create's body is read, so a refused upload is neither
+ * read nor stored. The create itself checks both again.
+ */
+export const checkAttach = read("CheckAttach", { channelId: Schema.String, now: Schema.Number }, Schema.Boolean, (state, { channelId, now }, viewerId) =>
+  Effect.map(sendableChannel(state, viewerId, channelId, now), ({ permissions }) => has(permissions, Permission.ATTACH_FILES)))
+
+export const messageUploadReads = [checkAttach] as const

@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { ChannelResponse } from "../guilds/Schemas.ts"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import { MessageResponse } from "../messages/Schemas.ts"
+import { CallEligibilityResponse, CallRingRequest, CreatePrivateChannelRequest, PreloadMessagesRequest } from "./Schemas.ts"
+
+const channelPath = { channel_id: Snowflake }
+const recipientPath = { channel_id: Snowflake, user_id: Snowflake }
+const PreloadMessagesResponse = Schema.Record(Schema.String, Schema.NullOr(MessageResponse))
+
+/** DM and group DM channels: the user's list, opening one, recipients, message preloads and calls. */
+export class DmsApi extends HttpApiGroup.make("dms").add(
+  HttpApiEndpoint.get("list", "/users/@me/channels", { success: Schema.Array(ChannelResponse), error: ApiErrors }),
+  HttpApiEndpoint.post("create", "/users/@me/channels", {
+    payload: CreatePrivateChannelRequest,
+    success: ChannelResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("preload", "/users/@me/channels/messages/preload", {
+    payload: PreloadMessagesRequest,
+    success: PreloadMessagesResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("preloadMessages", "/users/@me/preload-messages", {
+    payload: PreloadMessagesRequest,
+    success: PreloadMessagesResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.put("addRecipient", "/channels/:channel_id/recipients/:user_id", { params: recipientPath, error: ApiErrors }),
+  HttpApiEndpoint.delete("removeRecipient", "/channels/:channel_id/recipients/:user_id", {
+    params: recipientPath,
+    query: { silent: Schema.optional(Schema.String), delete_messages: Schema.optional(Schema.String) },
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("call", "/channels/:channel_id/call", {
+    params: channelPath,
+    success: CallEligibilityResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("ring", "/channels/:channel_id/call/ring", { params: channelPath, payload: CallRingRequest, error: ApiErrors }),
+  HttpApiEndpoint.post("stopRinging", "/channels/:channel_id/call/stop-ringing", {
+    params: channelPath,
+    payload: CallRingRequest,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.post("endCall", "/channels/:channel_id/call/end", { params: channelPath, error: ApiErrors })
+).middleware(UserAuthentication) {}

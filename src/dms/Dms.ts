@@ -1,0 +1,122 @@
+import { Context, Effect, Layer } from "effect"
+import type { HttpServerResponse } from "effect/http"
+import { DmChannel } from "../../shards/dm/Protocol.ts"
+import { Actors } from "../guilds/Actors.ts"
+import type { ChannelPatchRequest } from "../channels/Schemas.ts"
+import { type BadRequest, type Forbidden, invalidField, missingAccess, type NotFound, type Unavailable, unknown } from "../http/Errors.ts"
+import { jsonResponse } from "../http/Common.ts"
+import { MessagesRepo } from "../messages/Repo.ts"
+import { DEFAULT_LIMIT, type MessageCreateRequest, type MessageUpdateRequest } from "../messages/Requests.ts"
+import type { MessageResponse } from "../messages/Schemas.ts"
+import { Snowflakes } from "../platform/Snowflake.ts"
+import { imageHash } from "../users/Images.ts"
+import { DmsRepo } from "./Repo.ts"
+import { DmChannelType, type GroupDmPatch } from "./Schemas.ts"
+
+type Failure = BadRequest | Forbidden | NotFound | Unavailable
+type Json = Effect.Effect<HttpServerResponse.HttpServerResponse, Failure>
+
+interface PageQuery {
+  readonly limit?: number | undefined
+  readonly before?: string | undefined
+  readonly after?: string | undefined
+  readonly around?: string | undefined
+}
+
+/**
+ * What the channel and message routes do for a DM channel (they ask
+ * `isDm` first): writes through the channel's actor, reads of messages
+ * from Postgres once the reader is known to be a recipient.
+ */
+export class Dms extends Context.Service<Dms, {
+  readonly isDm: (channelId: string) => Effect.Effect<boolean>
+  /** The channel's actor, every call bounded like the guild actors' (503 when it does not answer). */
+  readonly call: <A, E>(channelId: string, f: (actor: DmClient) => Effect.Effect<A, E>) => Effect.Effect<A, Failure>
+  readonly view: (channelId: string, userId: string) => Json
+  readonly update: (channelId: string, userId: string, patch: ChannelPatchRequest) => Json
+  readonly close: (channelId: string, userId: string) => Effect.Effect<void, Failure>
+  readonly listMessages: (channelId: string, userId: string, query: PageQuery) => Effect.Effect<ReadonlyArray<MessageResponse>, Failure>
+  readonly getMessage: (channelId: string, userId: string, messageId: string) => Effect.Effect<MessageResponse, Failure>
+  readonly send: (channelId: string, userId: string, request: MessageCreateRequest) => Json
+  readonly edit: (channelId: string, userId: string, messageId: string, patch: MessageUpdateRequest) => Json
+  readonly remove: (channelId: string, userId: string, messageId: string) => Effect.Effect<void, Failure>
+  /** Fails unless `userId` is a recipient (reads served from Postgres). */
+  readonly recipient: (channelId: string, userId: string) => Effect.Effect<void, Forbidden>
+  readonly typing: (channelId: string, userId: string) => Effect.Effect<void, Failure>
+  readonly pin: (channelId: string, userId: string, messageId: string, pinned: boolean) => Effect.Effect<void, Failure>
+  readonly ack: (
+    channelId: string,
+    userId: string,
+    messageId: string,
+    options: { readonly mentionCount?: number | undefined; readonly manual?: boolean | undefined }
+  ) => Effect.Effect<void, Failure>
+}>()("guildhall/Dms") {
+  static readonly layer = Layer.effect(
+    Dms,
+    Effect.gen(function*() {
+      const repo = yield* DmsRepo
+      const messages = yield* MessagesRepo
+      const actors = yield* Actors
+      const snowflakes = yield* Snowflakes
+      const client = yield* DmChannel.client
+
+      const call = <A, E>(channelId: string, f: (actor: DmClient) => Effect.Effect<A, E>) => actors.bounded(f(client(channelId)))
+      const json = <E>(effect: Effect.Effect<string, E>) => Effect.map(effect, jsonResponse)
+
+      /** Reads check membership in Postgres: no actor round trip for them. */
+      const recipient = (channelId: string, userId: string) =>
+        Effect.flatMap(repo.isRecipient(channelId, userId), (yes) => (yes ? Effect.void : Effect.fail(missingAccess())))
+
+      const groupPatch = (patch: ChannelPatchRequest): Effect.Effect<GroupDmPatch, BadRequest> =>
+        Effect.gen(function*() {
+          if (patch.type !== undefined && patch.type !== DmChannelType.GROUP_DM) {
+            return yield* invalidField("type", "INVALID_CHANNEL", "A group DM stays a group DM")
+          }
+          let icon: string | null | undefined = patch.icon
+          if (typeof icon === "string") {
+            const checked = imageHash(icon, "icon")
+            if ("problem" in checked) {
+              return yield* invalidField(checked.problem.path, checked.problem.code ?? "INVALID_IMAGE_DATA", checked.problem.message)
+            }
+            icon = checked.hash
+          }
+          return {
+            ...(patch.name === undefined ? {} : { name: patch.name }),
+            ...(icon === undefined ? {} : { icon }),
+            ...(patch.owner_id === undefined ? {} : { owner_id: patch.owner_id }),
+            ...(patch.nicks === undefined ? {} : { nicks: patch.nicks })
+          }
+        })
+
+      return Dms.of({
+        isDm: repo.isDm,
+        call,
+        view: (channelId, userId) => json(call(channelId, (a) => a.View({ viewerId: userId }))),
+        update: (channelId, userId, patch) =>
+          Effect.flatMap(groupPatch(patch), (p) => json(call(channelId, (a) => a.Update({ actorId: userId, patch: p })))),
+        close: (channelId, userId) => call(channelId, (a) => a.Close({ actorId: userId })),
+        listMessages: (channelId, userId, query) =>
+          Effect.andThen(recipient(channelId, userId), messages.page(channelId, { ...query, limit: query.limit ?? DEFAULT_LIMIT })),
+        getMessage: (channelId, userId, messageId) =>
+          Effect.andThen(
+            recipient(channelId, userId),
+            Effect.flatMap(messages.find(channelId, messageId), (m) =>
+              m === undefined ? Effect.fail(unknown("MESSAGE")) : Effect.succeed(m))
+          ),
+        send: (channelId, userId, request) =>
+          json(call(channelId, (a) => a.Send({ operationId: snowflakes.next(), actorId: userId, now: Date.now(), request }))),
+        edit: (channelId, userId, messageId, patch) =>
+          json(call(channelId, (a) => a.Edit({ actorId: userId, now: Date.now(), messageId, patch }))),
+        remove: (channelId, userId, messageId) => call(channelId, (a) => a.Delete({ actorId: userId, messageId })),
+        recipient,
+        typing: (channelId, userId) => call(channelId, (a) => a.Typing({ actorId: userId, now: Date.now() })),
+        pin: (channelId, userId, messageId, pinned) =>
+          call(channelId, (a) => a.Pin({ actorId: userId, messageId, pinned, now: Date.now() })),
+        ack: (channelId, userId, messageId, options) => call(channelId, (a) => a.Ack({ actorId: userId, messageId, ...options }))
+      })
+    })
+  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer]))
+}
+
+type ClientOf<T> = T extends Effect.Effect<infer Make, infer _E, infer _R> ? Make : never
+export type DmClient = ReturnType<ClientOf<typeof DmChannel.client>>

@@ -1,0 +1,116 @@
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { ChannelGuilds } from "../channels/ChannelGuilds.ts"
+import { Api } from "../http/Api.ts"
+import { CurrentUser } from "../http/Authentication.ts"
+import { jsonResponse } from "../http/Common.ts"
+import { BadRequest, invalidField, unknown } from "../http/Errors.ts"
+import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { Snowflakes } from "../platform/Snowflake.ts"
+import { Dms } from "./Dms.ts"
+import { DmsRepo } from "./Repo.ts"
+
+const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
+    const dms = yield* Dms
+    const repo = yield* DmsRepo
+    const channelGuilds = yield* ChannelGuilds
+    const snowflakes = yield* Snowflakes
+
+    /** A DM channel, else 404 UNKNOWN_CHANNEL. */
+    const dmChannel = (channelId: string) =>
+      Effect.flatMap(dms.isDm(channelId), (yes) => (yes ? Effect.void : Effect.fail(unknown("CHANNEL"))))
+
+    /** Calls are for DM channels: a guild channel is the wrong kind (400), anything else unknown (404). */
+    const callChannel = (channelId: string) =>
+      Effect.flatMap(dms.isDm(channelId), (yes) =>
+        yes ? Effect.void : Effect.flatMap(channelGuilds.guildOf(channelId), () =>
+          Effect.fail(new BadRequest({ code: "INVALID_CHANNEL_TYPE_FOR_CALL", message: "Calls are for DM channels" }))))
+
+    const existingUser = (userId: string) =>
+      Effect.flatMap(repo.user(userId), (user) => (user === undefined ? Effect.fail(unknown("USER")) : Effect.succeed(user)))
+
+    const openDm = (me: string, recipientId: string) =>
+      Effect.gen(function*() {
+        if (recipientId === me) return yield* invalidField("recipient_id", "CANNOT_DM_YOURSELF", "You cannot DM yourself")
+        yield* existingUser(recipientId)
+        // Blocks do not stop opening a DM; they stop its messages and calls (shards/dm/Actor.ts).
+        const channelId = yield* repo.dmBetween(me, recipientId, snowflakes.next())
+        return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me], viewerId: me }))
+      })
+
+    /** A group DM with friends only: nobody is put in a group by a stranger. */
+    const createGroup = (me: string, recipients: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const self = recipients.indexOf(me)
+        if (self >= 0) {
+          return yield* invalidField(`recipients.${self}`, "CANNOT_ADD_YOURSELF_TO_GROUP_DM", "You are in your group DM already")
+        }
+        const friends = yield* repo.friendsAmong(me, recipients)
+        if (recipients.some((id) => !friends.has(id))) {
+          return yield* new BadRequest({
+            code: "GROUP_DM_RECIPIENTS_NOT_ADDABLE",
+            message: "One or more selected users can't be added to this group DM"
+          })
+        }
+        const channelId = snowflakes.next()
+        yield* repo.createGroup(channelId, me, recipients)
+        return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me, ...recipients], viewerId: me }))
+      })
+
+    const preload = (channels: ReadonlyArray<string>) =>
+      Effect.flatMap(CurrentUser, (me) => repo.latestMessages(me.id, channels))
+
+    const ringing = (channelId: string, action: "ring" | "stop", recipients: ReadonlyArray<string> | undefined) =>
+      Effect.gen(function*() {
+        const me = yield* CurrentUser
+        yield* callChannel(channelId)
+        yield* dms.call(channelId, (a) => a.CallAction({ actorId: me.id, action, recipients }))
+      })
+
+    return handlers
+      .handle("list", () => Effect.flatMap(CurrentUser, (me) => repo.listFor(me.id)))
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          const json = payload.recipients !== undefined
+            ? yield* createGroup(me.id, payload.recipients)
+            : yield* openDm(me.id, payload.recipient_id ?? "")
+          return jsonResponse(json)
+        }))
+      .handle("preload", ({ payload }) => preload(payload.channels))
+      .handle("preloadMessages", ({ payload }) => preload(payload.channels))
+      .handle("addRecipient", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          yield* dmChannel(params.channel_id)
+          const user = yield* existingUser(params.user_id)
+          if (user.id !== me.id && !(yield* repo.friendsAmong(me.id, [user.id])).has(user.id)) {
+            return yield* new BadRequest({ code: "NOT_FRIENDS_WITH_USER", message: "You are not friends with this user" })
+          }
+          yield* dms.call(params.channel_id, (a) => a.AddRecipient({ actorId: me.id, user }))
+        }))
+      .handle("removeRecipient", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          yield* dmChannel(params.channel_id)
+          yield* dms.call(params.channel_id, (a) => a.RemoveRecipient({ actorId: me.id, userId: params.user_id }))
+        }))
+      .handle("call", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          yield* callChannel(params.channel_id)
+          return yield* dms.call(params.channel_id, (a) => a.CallEligibility({ actorId: me.id }))
+        }))
+      .handle("ring", ({ params, payload }) => ringing(params.channel_id, "ring", payload.recipients))
+      .handle("stopRinging", ({ params, payload }) => ringing(params.channel_id, "stop", payload.recipients))
+      .handle("endCall", ({ params }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          yield* callChannel(params.channel_id)
+          yield* dms.call(params.channel_id, (a) => a.CallAction({ actorId: me.id, action: "end" }))
+        }))
+  })))
+
+/** The DM routes, with their Postgres side. */
+export const DmsHttp = lean(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelGuilds.layer]))

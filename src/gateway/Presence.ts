@@ -1,0 +1,137 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { LiveActors } from "../../shards/LiveActors.ts"
+import { RelationshipType } from "../relationships/Api.ts"
+import { Relationships } from "../relationships/Relationships.ts"
+import { Intent, wants } from "./Intents.ts"
+import { GatewayRegistry } from "./Registry.ts"
+import type { GatewaySession } from "./Session.ts"
+
+/** Op 3's data, and IDENTIFY's `presence` (conventions.md, Gateway). */
+export const PresenceUpdate = Schema.Struct({
+  since: Schema.optional(Schema.NullOr(Schema.Number)),
+  activities: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown))),
+  status: Schema.Literals(["online", "idle", "dnd", "invisible", "offline"]),
+  afk: Schema.optional(Schema.NullOr(Schema.Boolean))
+})
+export type PresenceUpdate = typeof PresenceUpdate.Type
+export const decodePresenceUpdate = Schema.decodeUnknownOption(PresenceUpdate)
+
+/** How a user shows to others: invisible shows as offline. */
+interface Shown {
+  readonly status: "online" | "idle" | "dnd" | "offline"
+  readonly activities: ReadonlyArray<unknown>
+}
+
+const OFFLINE: Shown = { status: "offline", activities: [] }
+
+const shownOf = (update: PresenceUpdate): Shown => ({
+  status: update.status === "invisible" ? "offline" : update.status,
+  activities: update.status === "invisible" ? [] : update.activities ?? []
+})
+
+/** The presence object of PRESENCE_UPDATE, READY and GUILD_CREATE. */
+const presenceJson = (userId: string, shown: Shown, guildId?: string) =>
+  JSON.stringify({
+    user: { id: userId },
+    ...(guildId === undefined ? {} : { guild_id: guildId }),
+    status: shown.status,
+    activities: shown.activities,
+    client_status: shown.status === "offline" ? {} : { desktop: shown.status }
+  })
+
+/**
+ * The presences of the users connected to this process. A user's status is
+ * the one their last update set, for all their sessions (clients keep it in
+ * step); their last session closing makes them offline. A change others can
+ * see goes to the sessions of every guild the user is in (those that asked
+ * for GUILD_PRESENCES) and to their friends' sessions.
+ */
+export class Presences extends Context.Service<Presences, {
+  /** A session's client set its status (IDENTIFY's presence, or op 3). */
+  readonly update: (session: GatewaySession, update: PresenceUpdate) => Effect.Effect<void>
+  /** The presences of the guild's members who show as online (JSON each), but `except`'s. */
+  readonly inGuild: (guildId: string, except: string) => ReadonlyArray<string>
+  /** Of these users, those who show as online, as presence JSON. */
+  readonly of: (userIds: Iterable<string>, guildId?: string) => ReadonlyArray<string>
+}>()("guildhall/Presences") {
+  static readonly layer = Layer.effect(
+    Presences,
+    Effect.gen(function*() {
+      const registry = yield* GatewayRegistry
+      const relationships = yield* Relationships
+      const live = yield* LiveActors
+      const users = new Map<string, PresenceUpdate>()
+      const shown = (userId: string): Shown => {
+        const update = users.get(userId)
+        return update === undefined ? OFFLINE : shownOf(update)
+      }
+
+      const announce = (userId: string, now: Shown) =>
+        Effect.gen(function*() {
+          const guildIds = new Set<string>()
+          for (const session of registry.ofUser(userId)) for (const id of session.guilds) guildIds.add(id)
+          return yield* announceTo(userId, now, guildIds)
+        })
+
+      const announceTo = (userId: string, now: Shown, guildIds: ReadonlySet<string>) =>
+        Effect.gen(function*() {
+          for (const guildId of guildIds) {
+            const dispatch = { type: "PRESENCE_UPDATE", data: presenceJson(userId, now, guildId) }
+            for (const session of registry.inGuild(guildId)) {
+              if (session.userId !== userId && wants(session.intents, Intent.GUILD_PRESENCES)) session.dispatch(dispatch)
+            }
+          }
+          const friends = (yield* relationships.list(userId)).filter((r) => r.type === RelationshipType.friend)
+          if (friends.length === 0) return
+          const dispatch = { type: "PRESENCE_UPDATE", data: presenceJson(userId, now) }
+          for (const friend of friends) for (const session of registry.ofUser(friend.id)) session.dispatch(dispatch)
+        })
+
+      const track = (userId: string, update: PresenceUpdate | undefined) => {
+        if (update === undefined || update.status === "offline" || update.status === "invisible") live.presences.delete(userId)
+        else live.presences.add(userId)
+        if (update === undefined) users.delete(userId)
+        else users.set(userId, update)
+      }
+
+      // The user's last session is gone: they go offline, told to the guilds that session was in.
+      registry.onClose((session) =>
+        Effect.suspend(() => {
+          if (registry.ofUser(session.userId).size > 0) return Effect.void
+          const before = shown(session.userId)
+          track(session.userId, undefined)
+          return before.status === "offline" ? Effect.void : announceTo(session.userId, OFFLINE, session.guilds)
+        })
+      )
+
+      return Presences.of({
+        update: (session, update) =>
+          Effect.suspend(() => {
+            const before = JSON.stringify(shown(session.userId))
+            track(session.userId, update)
+            const now = shown(session.userId)
+            return JSON.stringify(now) === before ? Effect.void : announce(session.userId, now)
+          }),
+        inGuild: (guildId, except) => {
+          const seen = new Set<string>([except])
+          const out: Array<string> = []
+          for (const session of registry.inGuild(guildId)) {
+            if (seen.has(session.userId)) continue
+            seen.add(session.userId)
+            const now = shown(session.userId)
+            if (now.status !== "offline") out.push(presenceJson(session.userId, now, guildId))
+          }
+          return out
+        },
+        of: (userIds, guildId) => {
+          const out: Array<string> = []
+          for (const userId of userIds) {
+            const now = shown(userId)
+            if (now.status !== "offline") out.push(presenceJson(userId, now, guildId))
+          }
+          return out
+        }
+      })
+    })
+  )
+}

@@ -1,0 +1,31 @@
+/**
+ * The `ws` connection an upgrade made, used directly: the fan-out sends every
+ * frame to thousands of connections at once, and a plain call per frame costs
+ * a fraction of a queue and a writing fiber per connection (and their memory).
+ */
+export interface Wire {
+  /** A string goes as a text frame, bytes as a binary one (compressed streams). */
+  readonly send: (data: string | Uint8Array) => void
+  /** Starts the close handshake; the socket ends when the client answers, or after ws's own timeout. */
+  readonly close: (code: number, reason: string) => void
+  /** Bytes accepted for the client and not yet taken by it (ws's queue and the socket's). */
+  readonly bufferedAmount: number
+}
+
+const isWire = (value: unknown): value is Wire =>
+  typeof value === "object" && value !== null &&
+  "send" in value && typeof value.send === "function" &&
+  "close" in value && typeof value.close === "function" &&
+  "bufferedAmount" in value && typeof value.bufferedAmount === "number"
+
+/**
+ * The WebSocket that `ws` attached to an upgraded socket: ws marks the socket
+ * with it, under a symbol of its own, for as long as the connection lasts.
+ */
+export const wireOf = (socket: object): Wire | undefined => {
+  for (const key of Object.getOwnPropertySymbols(socket)) {
+    const value: unknown = Reflect.get(socket, key)
+    if (isWire(value)) return value
+  }
+  return undefined
+}

@@ -1,0 +1,65 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { ChannelResponse } from "../guilds/Schemas.ts"
+import { UserAuthentication } from "../http/Authentication.ts"
+import { BoundedText, Snowflake } from "../http/Common.ts"
+import { ApiErrors } from "../http/Errors.ts"
+import { MessageResponse } from "./Schemas.ts"
+
+export const HAS_KINDS = ["image", "sound", "video", "file", "sticker", "embed", "link", "poll", "snapshot"] as const
+export type HasKind = (typeof HAS_KINDS)[number]
+
+const Ids = (max: number) => Schema.Array(Snowflake).check(Schema.isMaxLength(max))
+const Has = Schema.Array(Schema.Literals(HAS_KINDS)).check(Schema.isMaxLength(20))
+const Text = BoundedText(1, 1024)
+
+/** Past this many hits a search stops paging: deep offsets cost a scan of everything before them. */
+export const MAX_SEARCH_OFFSET = 9975
+export const DEFAULT_HITS_PER_PAGE = 25
+
+/**
+ * The part of GlobalSearchMessagesRequest (reference/schemas.md) this server
+ * answers: words, phrases, authors, channels, the guild (`context_guild_id`),
+ * mentions, pinned, kinds of content (`has`), an id range (`min_id`/`max_id`,
+ * i.e. after/before), ordering and pages.
+ */
+export const SearchMessagesRequest = Schema.Struct({
+  hits_per_page: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 25 }))),
+  page: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 400 }))),
+  max_id: Schema.optional(Snowflake),
+  min_id: Schema.optional(Snowflake),
+  content: Schema.optional(Text),
+  contents: Schema.optional(Schema.Array(Text).check(Schema.isMaxLength(100))),
+  exact_phrases: Schema.optional(Schema.Array(Text).check(Schema.isMaxLength(10))),
+  channel_id: Schema.optional(Ids(500)),
+  channel_ids: Schema.optional(Ids(500)),
+  exclude_channel_id: Schema.optional(Ids(500)),
+  author_id: Schema.optional(Ids(100)),
+  exclude_author_id: Schema.optional(Ids(100)),
+  mentions: Schema.optional(Ids(100)),
+  mention_everyone: Schema.optional(Schema.Boolean),
+  pinned: Schema.optional(Schema.Boolean),
+  has: Schema.optional(Has),
+  exclude_has: Schema.optional(Has),
+  sort_by: Schema.optional(Schema.Literals(["timestamp", "relevance"])),
+  sort_order: Schema.optional(Schema.Literals(["asc", "desc"])),
+  context_guild_id: Schema.optional(Snowflake)
+})
+export type SearchMessagesRequest = typeof SearchMessagesRequest.Type
+
+/** MessageSearchResultsResponse: the page's messages and the channels they are in. */
+export const MessageSearchResponse = Schema.Struct({
+  messages: Schema.Array(MessageResponse),
+  channels: Schema.Array(ChannelResponse),
+  total: Schema.Int,
+  hits_per_page: Schema.Int,
+  page: Schema.Int
+})
+
+export class SearchApi extends HttpApiGroup.make("messageSearch").add(
+  HttpApiEndpoint.post("search", "/search/messages", {
+    payload: SearchMessagesRequest,
+    success: MessageSearchResponse,
+    error: ApiErrors
+  })
+).middleware(UserAuthentication) {}

@@ -1,0 +1,86 @@
+import { assert, expect, layer } from "@effect/vitest"
+import { REST } from "@discordjs/rest"
+import { CompressionMethod, WebSocketManager, WebSocketShardEvents } from "@discordjs/ws"
+import { Deferred, Effect } from "effect"
+import { createGuild } from "../guilds/GuildFixtures.ts"
+import { firstChannel } from "../invites/Fixtures.ts"
+import { createApplication, PASSWORD } from "../oauth2/Fixtures.ts"
+import { field, TestApi } from "../support/Api.ts"
+
+/** GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT. */
+const INTENTS = 1 | (1 << 9) | (1 << 15)
+const SEND_MESSAGES = 1n << 11n
+const VIEW_CHANNEL = 1n << 10n
+
+interface Seen {
+  readonly t: string
+  readonly d: unknown
+}
+
+/**
+ * The gateway as a library we did not write drives it: discord.js's REST
+ * client and WebSocketManager, pointed at this server with API version 1.
+ * What it needs of us (GET /gateway/bot, the connection query, IDENTIFY with
+ * intents and shard, READY, dispatches) is what bots in the wild need.
+ */
+const runBot = (compression: CompressionMethod | null) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const owner = yield* api.register()
+    const guildId = yield* createGuild(owner.token, "Library Hall")
+    const channelId = yield* firstChannel(owner.token, guildId)
+    const app = yield* createApplication(owner.token, { name: "Library Bot" })
+    // A fresh token from the reset endpoint, as a developer would copy it.
+    const reset = yield* api.request("POST", `/oauth2/applications/${app.id}/bot/reset-token`, {
+      token: owner.token,
+      body: { password: PASSWORD }
+    })
+    assert.strictEqual(reset.status, 200, JSON.stringify(reset.body))
+    const botToken = field(reset.body, "token")
+    const added = yield* api.request("POST", "/oauth2/authorize/consent", {
+      token: owner.token,
+      body: { client_id: app.id, scope: "bot", guild_id: guildId, permissions: (SEND_MESSAGES | VIEW_CHANNEL).toString() }
+    })
+    assert.strictEqual(added.status, 200, JSON.stringify(added.body))
+
+    const rest = new REST({ api: api.baseUrl, version: "1" }).setToken(botToken)
+    const manager = new WebSocketManager({ token: botToken, intents: INTENTS, rest, version: "1", compression })
+    const dispatches: Array<Seen> = []
+    const ready = yield* Deferred.make<unknown>()
+    const created = yield* Deferred.make<unknown>()
+    const posted = yield* Deferred.make<unknown>()
+    manager.on(WebSocketShardEvents.Ready, (data) => Deferred.doneUnsafe(ready, Effect.succeed(data)))
+    manager.on(WebSocketShardEvents.Dispatch, (payload) => {
+      dispatches.push({ t: payload.t, d: payload.d })
+      if (payload.t === "GUILD_CREATE") Deferred.doneUnsafe(created, Effect.succeed(payload.d))
+      if (payload.t === "MESSAGE_CREATE") Deferred.doneUnsafe(posted, Effect.succeed(payload.d))
+    })
+    yield* Effect.acquireRelease(
+      Effect.promise(() => manager.connect()),
+      () => Effect.promise(async () => manager.destroy())
+    )
+    const within = <A>(deferred: Deferred.Deferred<A>, what: string) =>
+      Deferred.await(deferred).pipe(
+        Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.die(new Error(`no ${what}: ${JSON.stringify(dispatches)}`)) })
+      )
+    expect(yield* within(ready, "READY")).toMatchObject({ v: 1, user: { id: app.id, bot: true }, guilds: [{ id: guildId }] })
+    expect(yield* within(created, "GUILD_CREATE")).toMatchObject({ id: guildId, name: "Library Hall" })
+
+    const message = yield* Effect.promise(() =>
+      rest.post(`/channels/${channelId}/messages`, { body: { content: "hello from discord.js" } })
+    )
+    expect(message).toMatchObject({ channel_id: channelId, content: "hello from discord.js" })
+    expect(yield* within(posted, "MESSAGE_CREATE")).toMatchObject({
+      channel_id: channelId,
+      guild_id: guildId,
+      content: "hello from discord.js",
+      author: { id: app.id }
+    })
+  })
+
+layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("discord.js against the gateway", (it) => {
+  it.effect("a bot made by the OAuth2 endpoints connects, gets READY and GUILD_CREATE, and hears a message it posts", () =>
+    runBot(null))
+
+  it.effect("the same over a zlib-stream compressed connection", () => runBot(CompressionMethod.ZlibNative))
+})

@@ -1,0 +1,126 @@
+import { assert, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { createGuild } from "../guilds/GuildFixtures.ts"
+import { firstChannel } from "../invites/Fixtures.ts"
+import { TestApi } from "../support/Api.ts"
+import { queryAt } from "../support/Postgres.ts"
+import { connect, dataOf, gatewayUrl, identified, identifyWith, nextOfType } from "./Client.ts"
+
+const GUILDS = 1
+const GUILD_MESSAGES = 1 << 9
+const BULK_MEMBERS = 1050
+
+const admin = (path: string, guildId: string) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const reply = yield* api.request("POST", path, { token: `Admin ${api.adminKey}`, body: { guild_id: guildId } })
+    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+  })
+
+const membersOf = (d: Record<string, unknown>) => {
+  const members = d.members
+  if (!Array.isArray(members)) throw new Error(`no members in ${JSON.stringify(d).slice(0, 200)}`)
+  return members.map((m) => (m as { user: { id: string; username: string } }).user)
+}
+
+layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway requests, intents and the guild's lifecycle", (it) => {
+  it.effect("op 8 answers GUILD_MEMBERS_CHUNK of 1,000 from the actor's memory: everyone, a prefix, user ids with presences", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const guildId = yield* createGuild(owner.token)
+      yield* queryAt(
+        api.databaseUrl,
+        "INSERT INTO users (id, username, discriminator) SELECT 7100000000000000000 + g, 'chunky' || g, '0' FROM generate_series(1, $1::int) g",
+        [BULK_MEMBERS]
+      )
+      yield* queryAt(
+        api.databaseUrl,
+        "INSERT INTO guild_members (guild_id, user_id, roles) SELECT $1, 7100000000000000000 + g, '{}' FROM generate_series(1, $2::int) g",
+        [guildId, BULK_MEMBERS]
+      )
+      yield* admin("/admin/guilds/reload", guildId)
+      const { client } = yield* identified(owner.token)
+      yield* nextOfType(client, "GUILD_CREATE")
+
+      client.send({ op: 8, d: { guild_id: guildId, query: "", limit: 0, nonce: "all" } })
+      const first = dataOf(yield* nextOfType(client, "GUILD_MEMBERS_CHUNK"))
+      const second = dataOf(yield* nextOfType(client, "GUILD_MEMBERS_CHUNK"))
+      expect(first).toMatchObject({ guild_id: guildId, chunk_index: 0, chunk_count: 2, nonce: "all" })
+      expect(second).toMatchObject({ chunk_index: 1, chunk_count: 2, nonce: "all" })
+      assert.strictEqual(membersOf(first).length, 1000)
+      assert.strictEqual(membersOf(first).length + membersOf(second).length, BULK_MEMBERS + 1)
+
+      client.send({ op: 8, d: { guild_id: guildId, query: "CHUNKY10", limit: 5 } })
+      const prefix = dataOf(yield* nextOfType(client, "GUILD_MEMBERS_CHUNK"))
+      const found = membersOf(prefix)
+      assert.strictEqual(found.length, 5)
+      for (const user of found) assert.isTrue(user.username.startsWith("chunky10"), user.username)
+
+      client.send({ op: 8, d: { guild_id: guildId, user_ids: [owner.userId, "123"], presences: true, nonce: "ids" } })
+      const byId = dataOf(yield* nextOfType(client, "GUILD_MEMBERS_CHUNK"))
+      expect(byId).toMatchObject({ chunk_count: 1, not_found: ["123"], nonce: "ids" })
+      assert.deepStrictEqual(membersOf(byId).map((u) => u.id), [owner.userId])
+      expect(byId.presences).toEqual([expect.objectContaining({ user: { id: owner.userId }, status: "online" })])
+
+      // Both a query and user ids, or a limit over 100 for a query: a decode error.
+      client.send({ op: 8, d: { guild_id: guildId, query: "a", limit: 101 } })
+      assert.strictEqual((yield* client.closed).code, 4002)
+    }))
+
+  it.effect("intents: a session hears only the guild events it asked for", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const guildId = yield* createGuild(owner.token)
+      const channelId = yield* firstChannel(owner.token, guildId)
+      const guildsOnly = (yield* identifyWith(owner.token, { intents: GUILDS })).client
+      const withMessages = (yield* identifyWith(owner.token, { intents: GUILDS | GUILD_MESSAGES })).client
+      yield* nextOfType(guildsOnly, "GUILD_CREATE")
+      yield* nextOfType(withMessages, "GUILD_CREATE")
+
+      const posted = yield* api.request("POST", `/channels/${channelId}/messages`, { token: owner.token, body: { content: "hi" } })
+      assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
+      const renamed = yield* api.request("PATCH", `/guilds/${guildId}`, { token: owner.token, body: { name: "Later" } })
+      assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
+      // Without GUILD_MESSAGES the message never comes: the rename is next.
+      assert.strictEqual((yield* guildsOnly.dispatch).t, "GUILD_UPDATE")
+      const heard = yield* withMessages.dispatch
+      assert.strictEqual(heard.t, "MESSAGE_CREATE")
+      expect(heard.d).toMatchObject({ content: "hi", channel_id: channelId })
+
+      // Intents are a non-negative bitfield.
+      const bad = yield* connect(yield* gatewayUrl(owner.token))
+      yield* bad.next
+      bad.send({ op: 2, d: { token: owner.token, properties: {}, intents: -1 } })
+      assert.strictEqual((yield* bad.closed).code, 4002)
+    }))
+
+  it.effect("the actor reloading sends GUILD_UPDATE; a shutdown GUILD_DELETE unavailable; starting again GUILD_CREATE", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const guildId = yield* createGuild(owner.token, "Lifecycle")
+      const { client } = yield* identified(owner.token)
+      yield* nextOfType(client, "GUILD_CREATE")
+
+      yield* admin("/admin/guilds/reload", guildId)
+      const update = yield* client.dispatch
+      assert.strictEqual(update.t, "GUILD_UPDATE")
+      expect(update.d).toMatchObject({ id: guildId, name: "Lifecycle" })
+
+      yield* admin("/admin/guilds/shutdown", guildId)
+      const down = yield* client.dispatch
+      assert.strictEqual(down.t, "GUILD_DELETE")
+      assert.deepStrictEqual(down.d, { id: guildId, unavailable: true })
+
+      yield* admin("/admin/guilds/reload", guildId)
+      const back = yield* client.dispatch
+      assert.strictEqual(back.t, "GUILD_CREATE")
+      expect(back.d).toMatchObject({ id: guildId, name: "Lifecycle", channels: expect.any(Array) })
+      // Still subscribed: later changes arrive.
+      const renamed = yield* api.request("PATCH", `/guilds/${guildId}`, { token: owner.token, body: { name: "Again" } })
+      assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
+      expect((yield* client.dispatch).d).toMatchObject({ name: "Again" })
+    }))
+})

@@ -1,0 +1,50 @@
+import { Effect } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { scratchDatabase } from "./Postgres.ts"
+
+/**
+ * What every process of one test cluster shares: a scratch database, the local
+ * Redis under a key prefix of its own (tests never see each other's shards), and
+ * an operator key; `extra` adds or overrides settings.
+ */
+export const clusterEnvironment = (extra: Readonly<Record<string, string>> = {}) =>
+  Effect.map(scratchDatabase, (databaseUrl) => {
+    const adminKey = randomBytes(24).toString("base64url")
+    const env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_KEY_PREFIX: `guildhall-test-${randomUUID().slice(0, 8)}:`,
+      ADMIN_BOOTSTRAP_KEY: adminKey,
+      RATE_LIMITS: "off",
+      ...extra
+    }
+    return { databaseUrl, adminKey, env }
+  })
+
+/** Polls `probe` until `done` holds, failing the test after `seconds` with what it last saw. */
+export const eventually = <A>(label: string, probe: Effect.Effect<A>, done: (a: A) => boolean, seconds = 30) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + seconds * 1000
+    let last = yield* probe
+    while (!done(last)) {
+      if (Date.now() > deadline) return yield* Effect.die(new Error(`${label}: gave up, last ${JSON.stringify(last)}`))
+      yield* Effect.sleep("250 millis")
+      last = yield* probe
+    }
+    return last
+  })
+
+/** A JSON request to one process of a test cluster (cross-process calls may wait for a shard: a long timeout). */
+export const clusterJson = (url: string, init: { method?: string; token?: string; body?: unknown } = {}) =>
+  Effect.promise(async () => {
+    const headers: Record<string, string> = { "content-type": "application/json" }
+    if (init.token !== undefined) headers.authorization = init.token
+    const response = await fetch(url, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(20_000)
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as unknown }
+  })
