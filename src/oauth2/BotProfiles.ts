@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { formatDiscriminator, freeDiscriminator } from "../auth/Usernames.ts"
 import { BadRequest, type FieldError, invalidField } from "../http/Errors.ts"
-import { imageHash } from "../users/Images.ts"
+import { imageFieldHash } from "../users/Images.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { type ApplicationRow, ApplicationsRepo } from "./Repo.ts"
 import type { BotProfileUpdateRequest } from "./Schemas.ts"
@@ -47,15 +47,7 @@ export class BotProfiles extends Context.Service<BotProfiles, {
             return yield* new BadRequest({ code: "INVALID_BOT_FLAG", message: "Bot flags are FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32)" })
           }
           const problems: Array<FieldError> = []
-          const image = (value: string | null | undefined, path: string) => {
-            if (value === undefined || value === null) return value
-            const checked = imageHash(value, path)
-            if ("problem" in checked) {
-              problems.push(checked.problem)
-              return undefined
-            }
-            return checked.hash
-          }
+          const image = imageFieldHash(problems)
           const avatar = image(request.avatar, "avatar")
           const banner = image(request.banner, "banner")
           if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })

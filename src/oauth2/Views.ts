@@ -55,13 +55,7 @@ export const publicView = (row: ApplicationRow) => ({
  * endpoint here, so no key verifies its requests: `verify_key` is empty.
  */
 export const meView = (row: ApplicationRow, owner: UserPartialResponse): ApplicationsMeResponse => ({
-  id: row.id,
-  name: row.name,
-  icon: row.avatar,
-  description: row.bio,
-  bot_public: row.bot_public,
-  bot_require_code_grant: row.bot_require_code_grant,
-  flags: 0,
+  ...summaryView(row),
   verify_key: "",
   owner,
   bot: botView(row),

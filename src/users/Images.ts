@@ -69,3 +69,17 @@ export const imageHash = (value: string, path: string): { readonly hash: string 
   const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 32)
   return { hash: isAnimated(bytes, kind) ? `a_${hash}` : hash }
 }
+
+/**
+ * `imageHash` for an optional, clearable image field: undefined (not sent) and null
+ * (cleared) pass through; a bad image adds its field error to `problems` and gives undefined.
+ */
+export const imageFieldHash = (problems: Array<FieldError>) => (value: string | null | undefined, path: string) => {
+  if (value === undefined || value === null) return value
+  const checked = imageHash(value, path)
+  if ("problem" in checked) {
+    problems.push(checked.problem)
+    return undefined
+  }
+  return checked.hash
+}

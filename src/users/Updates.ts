@@ -17,7 +17,7 @@ import {
 import { Mailer } from "../mail/Mailer.ts"
 import { SelfDeletionRepo } from "../messages/SelfDeletionRepo.ts"
 import { MfaProofs } from "../mfa/Proofs.ts"
-import { imageHash } from "./Images.ts"
+import { imageFieldHash } from "./Images.ts"
 import { PremiumFlags, toUserPrivate, type UserChanges, type UserRow, UsersRepo } from "./Repo.ts"
 import type { UserUpdateRequest } from "./Requests.ts"
 import type { UserPrivateResponse } from "./Schemas.ts"
@@ -105,15 +105,7 @@ export class UserUpdates extends Context.Service<UserUpdates, {
           if (timezone !== undefined && timezone !== null && !isTimeZone(timezone)) {
             problem("timezone", "INVALID_TIMEZONE_IDENTIFIER", "Not an IANA time zone")
           }
-          const image = (value: string | null | undefined, path: string) => {
-            if (value === undefined || value === null) return value
-            const checked = imageHash(value, path)
-            if ("problem" in checked) {
-              problems.push(checked.problem)
-              return undefined
-            }
-            return checked.hash
-          }
+          const image = imageFieldHash(problems)
           const avatar = image(body.avatar, "avatar")
           const banner = image(body.banner, "banner")
           if (problems.length > 0) {

@@ -1,25 +1,13 @@
 import { assert, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { field } from "../support/Api.ts"
-import { clusterEnvironment } from "../support/Cluster.ts"
+import { clusterEnvironment, clusterJson } from "../support/Cluster.ts"
 import { freePort, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
 import { dataOf, identifyAt } from "./Client.ts"
 
 const VIEW_CHANNEL = 1 << 10
 
-const json = (url: string, init: { method?: string; token?: string; body?: unknown } = {}) =>
-  Effect.promise(async () => {
-    const headers: Record<string, string> = { "content-type": "application/json" }
-    if (init.token !== undefined) headers.authorization = init.token
-    const response = await fetch(url, {
-      method: init.method ?? "GET",
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(20_000)
-    })
-    const text = await response.text()
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as unknown }
-  })
+const json = clusterJson
 
 it.live("a session on API process A hears a change made through API process B to a guild whose actor is on shard process C", () =>
   Effect.gen(function*() {

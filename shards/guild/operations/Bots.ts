@@ -9,7 +9,7 @@ import { write } from "../Operations.ts"
 import { ALL_PERMISSIONS, Permission } from "../Permissions.ts"
 import { JOIN_SOURCE_BOT_INVITE } from "../JoinSources.ts"
 import { requireGrantable } from "./RoleChecks.ts"
-import { MAX_GUILD_ROLES } from "./Roles.ts"
+import { MAX_GUILD_ROLES, newRole } from "./Roles.ts"
 import { insertRole, setMemberRoles } from "./RoleRows.ts"
 
 
@@ -18,17 +18,8 @@ const BOT_ADD = 28
 const ROLE_CREATE = 30
 
 /** The role a bot gets for the permissions its invitation asked for, named after its application. */
-const botRole = (roleId: string, applicationName: string, permissions: bigint): GuildRoleResponse => ({
-  id: roleId,
-  name: [...applicationName].slice(0, 100).join(""),
-  color: 0,
-  position: 1,
-  hoist_position: null,
-  permissions: permissions.toString(),
-  hoist: false,
-  mentionable: false,
-  unicode_emoji: null
-})
+const botRole = (roleId: string, applicationName: string, permissions: bigint): GuildRoleResponse =>
+  newRole(roleId, [...applicationName].slice(0, 100).join(""), permissions)
 
 /**
  * POST /oauth2/authorize/consent with the `bot` scope: a member holding

@@ -38,6 +38,19 @@ const withRole = (state: GuildState, role: GuildRoleResponse): GuildState => ({
 export const listRoles = read("ListRoles", {}, Schema.Array(GuildRoleResponse), (state, _query, viewerId) =>
   Effect.as(requireMember(state, viewerId), [...state.roles.values()].sort(compareRoles)))
 
+/** A role as it is made: at the bottom of the list (position 1), neither hoisted nor mentionable. */
+export const newRole = (id: string, name: string, permissions: bigint, color = 0): GuildRoleResponse => ({
+  id,
+  name,
+  color,
+  position: 1,
+  hoist_position: null,
+  permissions: permissions.toString(),
+  hoist: false,
+  mentionable: false,
+  unicode_emoji: null
+})
+
 /** POST /guilds/{id}/roles: MANAGE_ROLES; the new role sits at position 1, below every other role. */
 export const createRole = write(
   "CreateRole",
@@ -54,17 +67,7 @@ export const createRole = write(
         ? BigInt(everyonePermissions)
         : permissionBits(request.permissions) & ALL_PERMISSIONS
       yield* requireGrantable(state, context.actorId, permissions)
-      const role: GuildRoleResponse = {
-        id: roleId,
-        name: request.name,
-        color: request.color ?? 0,
-        position: 1,
-        hoist_position: null,
-        permissions: permissions.toString(),
-        hoist: false,
-        mentionable: false,
-        unicode_emoji: null
-      }
+      const role = newRole(roleId, request.name, permissions, request.color ?? 0)
       return {
         next: withRole(state, role),
         reply: role,
