@@ -32,6 +32,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const loading = Semaphore.makeUnsafe(1)
       let state: GuildState | undefined
       let loaded = false
+      // Set by Shutdown: sessions were told the guild is unavailable, so its next load tells them it is back.
+      let announceReturn = false
       let localWrite: (write: WritePayload) => Effect.Effect<string, GuildError | ActorStopped> = () =>
         Effect.die(new Error("not started"))
 
@@ -59,7 +61,13 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       }
       yield* Effect.addFinalizer(() => Effect.sync(drop))
 
-      const loadNow = Effect.flatMap(repo.load(guildId), (s) => Effect.sync(() => track(s)))
+      const loadNow = Effect.flatMap(repo.load(guildId), (s) =>
+        Effect.suspend(() => {
+          track(s)
+          if (!announceReturn || s === undefined) return Effect.void
+          announceReturn = false
+          return events.publish(guildId, reloadEvents(undefined, s))
+        }))
       // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
       const reload = loading.withPermits(1)(loadNow)
       const current: Effect.Effect<GuildState | undefined> = Effect.suspend(() =>
@@ -134,8 +142,10 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         Reload: () =>
           changing(Effect.gen(function*() {
             const before = state
+            const returning = announceReturn
             yield* reload
-            yield* events.publish(guildId, reloadEvents(before, state))
+            // A guild coming back after a shutdown was announced by its load.
+            if (!returning) yield* events.publish(guildId, reloadEvents(before, state))
             return { found: state !== undefined }
           })),
 
@@ -143,6 +153,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           changing(Effect.suspend(() => {
             const found = state !== undefined
             drop()
+            announceReturn = found
             return Effect.as(found ? events.publish(guildId, shutdownEvents(guildId)) : Effect.void, { found })
           }))
       })

@@ -122,5 +122,15 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
       const renamed = yield* api.request("PATCH", `/guilds/${guildId}`, { token: owner.token, body: { name: "Again" } })
       assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
       expect((yield* client.dispatch).d).toMatchObject({ name: "Again" })
+
+      // Started again by anything, not only a reload: a read loads it, and sessions hear it is back, once.
+      yield* admin("/admin/guilds/shutdown", guildId)
+      assert.strictEqual((yield* client.dispatch).t, "GUILD_DELETE")
+      assert.strictEqual((yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })).status, 200)
+      const again = yield* client.dispatch
+      assert.strictEqual(again.t, "GUILD_CREATE")
+      expect(again.d).toMatchObject({ id: guildId, name: "Again" })
+      yield* admin("/admin/guilds/reload", guildId)
+      assert.strictEqual((yield* client.dispatch).t, "GUILD_UPDATE")
     }))
 })
