@@ -18,13 +18,12 @@ import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessageUploads } from "./MessageUploads.ts"
 import { ReactionsRepo } from "./ReactionsRepo.ts"
+import { referencedCopies } from "./References.ts"
 import { MessagesRepo } from "./Repo.ts"
-import { DEFAULT_LIMIT, type MessageReferenceRequest } from "./Requests.ts"
-import { MessageReferenceType, MessageResponse, withoutReferenced } from "./Schemas.ts"
+import { DEFAULT_LIMIT } from "./Requests.ts"
+import { withoutReferenced } from "./Schemas.ts"
 
 const isSlowmodeRefusal = Schema.is(Messages.SlowmodeRefusal)
-
-const decodeMessage = (json: string) => Effect.orDie(Schema.decodeUnknownEffect(MessageResponse)(JSON.parse(json)))
 
 /** 429 SLOWMODE_RATE_LIMITED, with Retry-After like every other rate limit. */
 const slowmode = (retryAfterMillis: number) =>
@@ -64,21 +63,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
         (json) => (json === null ? stored(channelId, messageId) : Effect.succeed(undefined))
       )
 
-    /** What a create's reference names, for the actor: a reply's target, or the message a forward copies. */
-    const referencedCopy = (guildId: string, channelId: string, reference: MessageReferenceRequest, viewerId: string) =>
-      Effect.gen(function*() {
-        const sourceId = reference.channel_id ?? channelId
-        if (reference.type !== MessageReferenceType.FORWARD) {
-          // A reply to another channel is refused by the actor; nothing to read for it.
-          return sourceId === channelId ? yield* olderCopy(guildId, channelId, reference.message_id, viewerId) : undefined
-        }
-        const sourceGuild = yield* channels.guildOf(sourceId)
-        if (reference.guild_id !== undefined && reference.guild_id !== sourceGuild) {
-          return yield* invalidField("message_reference.guild_id", "GUILD_ID_MUST_MATCH_REFERENCED_MESSAGE", "Not the message's guild")
-        }
-        const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
-        return json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
-      })
+    const referencedCopy = yield* referencedCopies
 
     return handlers
       .handle("list", ({ params, query }) =>

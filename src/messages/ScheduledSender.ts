@@ -4,7 +4,11 @@ import { AppConfig } from "../Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Unavailable } from "../http/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
+import { ChannelLookup } from "./ChannelLookup.ts"
+import { MessagesRepo } from "./Repo.ts"
+import { referencedCopies } from "./References.ts"
 import { type ClaimedMessage, ScheduledMessagesRepo } from "./ScheduledRepo.ts"
+import { withoutReferenced } from "./Schemas.ts"
 
 /** Messages one claim takes at most; a run claims again until none is due. */
 const PER_CLAIM = 50
@@ -30,11 +34,21 @@ export const sendDueMessages = Effect.gen(function*() {
   const snowflakes = yield* Snowflakes
   const { actorCallTimeoutMillis } = yield* AppConfig
 
+  const referencedCopy = yield* referencedCopies
+
+  // The reference is read as the author would see it now, as a send at this moment reads it.
   const sendOne = (m: ClaimedMessage) =>
-    actors.write(m.guildId, Messages.createMessage, { channelId: m.channelId, request: m.request }, {
-      actorId: m.userId,
-      operationId: m.operationId
-    }).pipe(
+    Effect.flatMap(
+      m.request.message_reference == null
+        ? Effect.succeed(undefined)
+        : referencedCopy(m.guildId, m.channelId, m.request.message_reference, m.userId),
+      (copy) =>
+        actors.write(m.guildId, Messages.createMessage, {
+          channelId: m.channelId,
+          request: m.request,
+          referenced: copy === undefined ? undefined : withoutReferenced(copy)
+        }, { actorId: m.userId, operationId: m.operationId })
+    ).pipe(
       Effect.flatMap((reply) => "retry_after_ms" in reply ? repo.retryLater(m.id, reply.retry_after_ms) : repo.markSent(m.id, reply.id)),
       Effect.catch((e) =>
         // Outcome unknown: the lease runs out and the same operation is tried again.
@@ -55,7 +69,7 @@ export const sendDueMessages = Effect.gen(function*() {
 export const scheduledMessagesJob = Layer.effectDiscard(
   Effect.gen(function*() {
     const { scheduledMessageSweepSeconds } = yield* AppConfig
-    const context = yield* Effect.context<AppConfig | ScheduledMessagesRepo | Actors | Snowflakes>()
+    const context = yield* Effect.context<AppConfig | ScheduledMessagesRepo | Actors | Snowflakes | ChannelLookup | MessagesRepo>()
     const run = sendDueMessages.pipe(
       Effect.provideContext(context),
       // A failed run is retried by the next one; the loop itself must not die.
@@ -63,4 +77,4 @@ export const scheduledMessagesJob = Layer.effectDiscard(
     )
     yield* run.pipe(Effect.repeat(Schedule.spaced(`${scheduledMessageSweepSeconds} seconds`)), Effect.forkScoped)
   })
-).pipe(Layer.provide(ScheduledMessagesRepo.layer))
+).pipe(Layer.provide([ScheduledMessagesRepo.layer, ChannelLookup.layer, MessagesRepo.layer]))

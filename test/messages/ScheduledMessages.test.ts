@@ -153,6 +153,27 @@ layer(TestApi.layerWith({ SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" }), { timeout: 18
         assert.isString((shown.body as { invalidated_at: unknown }).invalidated_at)
         assert.deepStrictEqual(idsOf(yield* api.request("GET", `/channels/${channelId}/messages`, { token: owner.token })), [])
       }))
+
+    it.effect("a scheduled reply to a message older than the actor's window is sent with the message it answers", () =>
+      Effect.gen(function*() {
+        const api = yield* TestApi
+        const { owner, channelId } = yield* guildWithChannel
+        const send = (content: string) => api.request("POST", `/channels/${channelId}/messages`, { token: owner.token, body: { content } })
+        const target = field((yield* send("the question")).body, "id")
+        // 100 newer messages push it out of the window the actor keeps (MessageWindow.ts).
+        for (let i = 0; i < 100; i++) assert.strictEqual((yield* send(`filler ${i}`)).status, 200)
+        const reply = yield* api.request("POST", `/channels/${channelId}/messages/schedule`, {
+          token: owner.token,
+          body: { content: "the answer", message_reference: { message_id: target }, scheduled_local_at: utcWall(Date.now() + 1_000), timezone: "UTC" }
+        })
+        assert.strictEqual(reply.status, 201, JSON.stringify(reply.body))
+        const id = field(reply.body, "id")
+        yield* eventually("sent", statusOf(api.databaseUrl, id), (s) => s !== "scheduled")
+        const shown = yield* api.request("GET", `/users/@me/scheduled-messages/${id}`, { token: owner.token })
+        expect(shown.body).toMatchObject({ status: "sent" })
+        const [newest] = (yield* api.request("GET", `/channels/${channelId}/messages?limit=1`, { token: owner.token })).body as ReadonlyArray<unknown>
+        expect(newest).toMatchObject({ content: "the answer", message_reference: { message_id: target }, referenced_message: { id: target, content: "the question" } })
+      }))
   }
 )
 
