@@ -16,11 +16,14 @@
 //      (PATCH /guilds/{id}/members/{user_id}), member search (POST /guilds/{id}/members-search)
 //      and /_health on that server; then (ops/bench/messages.ts) the raw Postgres insert rate
 //      of one message row per statement through the same driver, message create in one
-//      channel and spread over 100, and GET /channels/{id}/messages?limit=50; the memory of a 10,000-member guild is
+//      channel and spread over 100, and GET /channels/{id}/messages?limit=50; then
+//      (ops/bench/gateway.ts) 2,000 gateway sessions in one guild, one message a second:
+//      delivery latency from the POST's reply to each session and memory per idle session; the memory of a 10,000-member guild is
 //      `node --expose-gc ops/bench/guild-memory.ts`;
 //   5. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
 //      health >= 40% of bare; member update >= 30% of health, member search p99 < 20 ms;
-//      message create >= 50% of raw inserts with p99 < 25 ms, message list >= 40% of health),
+//      message create >= 50% of raw inserts with p99 < 25 ms, message list >= 40% of health;
+//      gateway delivery p99 < 100 ms and < 30 KB per idle session),
 //      and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
 //
@@ -507,7 +510,8 @@ const main = async (): Promise<number> => {
   if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
 
   // Whatever happens, the run ends: two boots + every measured target + margin.
-  const budgetSeconds = 3 * bootSeconds + (3 * load.rounds + 9) * (load.seconds + load.warmupSeconds + 5) + 120
+  // The gateway bench boots a server of its own and runs about 70 s.
+  const budgetSeconds = 4 * bootSeconds + (3 * load.rounds + 9) * (load.seconds + load.warmupSeconds + 5) + 120 + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
@@ -576,6 +580,11 @@ const main = async (): Promise<number> => {
       const members = await measureMembers(bootSeconds, load)
       runs.push(...members.runs)
       memberTargets.push(...members.targets)
+      // The gateway (issue 6): 2,000 sessions on a server of its own (ops/bench/gateway.ts).
+      const { gatewayResults, measureGateway } = await import("./gateway.ts")
+      const gateway = gatewayResults(await measureGateway({ log: (line) => process.stdout.write(`${line}\n`) }))
+      runs.push(gateway.run)
+      memberTargets.push(...gateway.targets)
     }
     targets = [
       {

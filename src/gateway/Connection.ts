@@ -5,7 +5,7 @@ import type { Socket } from "effect/socket"
 import type { makeHeartbeats } from "./Heartbeats.ts"
 import { makeMachine, type MachineDeps } from "./Machine.ts"
 import { makeOutbound } from "./Outbound.ts"
-import { API_VERSION, Close, ENDS_SESSION, frame, Op } from "./Protocol.ts"
+import { API_VERSION, Close, ENDS_SESSION, frame, Op, RATE_LIMIT } from "./Protocol.ts"
 import type { Closing, Link } from "./Session.ts"
 import { type Wire, wireOf } from "./Wire.ts"
 
@@ -43,11 +43,11 @@ export type ConnectionDeps = Omit<MachineDeps, "resumeUrl"> & {
  * timeout (Heartbeats.ts), the server (`Link.stop`) or the client ends it.
  * The session outlives the connection unless the close ended it.
  *
- * The request's fiber ends once the connection is set up: the WebSocket's
- * scope is the connection's own, closed when it ends. An idle connection
- * holds no fiber of the HTTP request (its stack, context and scopes were
- * most of a connection's memory), only a pending read of the client's next
- * frames; frames are written straight to the WebSocket (Outbound.ts).
+ * The request's fiber ends once the connection is set up, and the connection
+ * runs on the WebSocket's own events: an idle connection holds no fiber (the
+ * request's stack, context and scopes were most of a connection's memory).
+ * The WebSocket's scope is the connection's, closed when it ends. Frames are
+ * written straight to the WebSocket (Outbound.ts).
  */
 export const serveConnection = (
   request: HttpServerRequest.HttpServerRequest,
@@ -57,6 +57,7 @@ export const serveConnection = (
 ) =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
+    // Acquiring the reader is what completes the handshake; the frames are then read off ws itself.
     const reader = yield* Scope.provide(Effect.flatMap(request.upgrade, (socket) => socket.reader), scope).pipe(
       Effect.onError(() => Scope.close(scope, Exit.void))
     )
@@ -66,17 +67,36 @@ export const serveConnection = (
       yield* Scope.close(scope, Exit.void)
       return yield* Effect.logWarning("gateway: the upgrade left no WebSocket on the socket")
     }
-    attach(reader, wire, scope, query, deps, resumeUrl)
+    attach(wire, scope, query, deps, resumeUrl, early(reader))
   })
 
-/** Runs a connection whose WebSocket is open, until it closes; then closes `scope`. */
+/** Frames the reader took before the connection listened to ws itself (a client need not wait for HELLO). */
+const early = (reader: Socket.Reader): ReadonlyArray<string | Uint8Array> => {
+  const pull = Effect.runFork(reader.pull)
+  const exit = pull.pollUnsafe()
+  if (exit === undefined) pull.interruptUnsafe()
+  return exit?._tag === "Success" ? exit.value : []
+}
+
+const decoder = new TextDecoder()
+/** WebSocket.CLOSED. */
+const CLOSED = 3
+const asFrame = (data: unknown, isBinary: unknown): string | Uint8Array | undefined => {
+  if (!(data instanceof Uint8Array)) return undefined
+  return isBinary === true ? data : decoder.decode(data)
+}
+
+/**
+ * Runs a connection whose WebSocket is open, from the frames the client sent
+ * already, until it closes; then closes `scope`.
+ */
 const attach = (
-  reader: Socket.Reader,
   wire: Wire,
   scope: Scope.Closeable,
   query: ConnectionQuery,
   deps: ConnectionDeps,
-  resumeUrl: string
+  resumeUrl: string,
+  sentAlready: ReadonlyArray<string | Uint8Array>
 ) => {
   const ended = Deferred.makeUnsafe<void>()
   let end: Ended | undefined
@@ -84,7 +104,7 @@ const attach = (
     if (end !== undefined) return
     end = { by: "server", closing }
     if (closing.reconnect === true) outbound.send(frame(Op.RECONNECT))
-    // The reading below ends when the client answers the close (or ws gives up on it, after 30 s).
+    // The connection ends when the client answers the close (or ws gives up on it, after 30 s).
     outbound.drained(() => wire.close(closing.code, closing.reason))
   }
   const outbound = makeOutbound(wire, query.compress === "zlib-stream", {
@@ -101,46 +121,63 @@ const attach = (
     expire: () => finish({ code: Close.SESSION_TIMEOUT, reason: "Session timed out" })
   })
 
-  const cleanup = (by: Ended) =>
-    Effect.gen(function*() {
-      unwatch()
-      outbound.destroy()
-      deps.registry.connections.delete(link)
-      const session = machine.session()
-      if (session !== undefined) {
-        const endsSession = by.by === "server" ? ENDS_SESSION.has(by.closing.code) : clientEndsSession(by.code)
-        if (endsSession) yield* deps.registry.close(session)
-        else session.detach(link, Date.now())
-      }
-    }).pipe(Effect.ensuring(Scope.close(scope, Exit.void)), Effect.ensuring(Deferred.done(ended, Exit.void)))
-
-  // One batch of client frames, read and handled in order; the next read starts once it is done.
-  const step: Effect.Effect<boolean> = Effect.flatMap(reader.pull, (frames) =>
-    Effect.gen(function*() {
-      for (const raw of frames) {
-        if (end !== undefined) break
-        const closing = yield* machine.receive(raw)
-        if (closing !== undefined) finish(closing)
-      }
-      return end === undefined
-    })).pipe(Effect.catch((error: Socket.SocketError) =>
-      Effect.sync(() => {
-        end ??= { by: "client", code: error.reason._tag === "SocketCloseError" ? error.reason.code : 1006 }
-        return false
-      })
-    ))
-  const read = (): void => {
-    Effect.runCallback(step, {
+  // Client frames are handled one at a time, in order; those that come meanwhile wait here.
+  const waiting: Array<string | Uint8Array> = []
+  let handling = false
+  const handleNext = (): void => {
+    const raw = waiting.shift()
+    if (raw === undefined || end !== undefined) {
+      handling = false
+      waiting.length = 0
+      return
+    }
+    handling = true
+    Effect.runCallback(machine.receive(raw), {
       onExit: (exit) => {
-        if (exit._tag === "Success" && exit.value) return read()
-        Effect.runFork(cleanup(end ?? { by: "client", code: 1006 }))
+        if (exit._tag === "Failure") {
+          Effect.runFork(Effect.logWarning("gateway: a client frame failed", exit.cause))
+          finish({ code: Close.UNKNOWN_ERROR, reason: "Unknown error" })
+        } else if (exit.value !== undefined) {
+          finish(exit.value)
+        }
+        handleNext()
       }
     })
   }
+  // The reader's own listener would keep every frame for a pull that never comes.
+  wire.removeAllListeners("message")
+  const received = (raw: string | Uint8Array) => {
+    if (end !== undefined) return
+    // More than the rate limit waiting behind a slow IDENTIFY is over the rate limit anyway.
+    if (waiting.length >= RATE_LIMIT.payloads) return finish({ code: Close.RATE_LIMITED, reason: "Rate limited" })
+    waiting.push(raw)
+    if (!handling) handleNext()
+  }
+  wire.on("message", (data, isBinary) => {
+    const raw = asFrame(data, isBinary)
+    if (raw !== undefined) received(raw)
+  })
+  const closed = (code: unknown) => {
+    const by = end ?? { by: "client", code: typeof code === "number" ? code : 1006 }
+    end = by
+    unwatch()
+    outbound.destroy()
+    deps.registry.connections.delete(link)
+    const session = machine.session()
+    const forget = session === undefined
+      ? Effect.void
+      : (by.by === "server" ? ENDS_SESSION.has(by.closing.code) : clientEndsSession(by.code))
+      ? deps.registry.close(session)
+      : Effect.sync(() => session.detach(link, Date.now()))
+    Effect.runFork(forget.pipe(Effect.ensuring(Scope.close(scope, Exit.void)), Effect.ensuring(Deferred.done(ended, Exit.void))))
+  }
+  wire.on("close", closed)
 
   deps.registry.connections.add(link)
   outbound.send(frame(Op.HELLO, { heartbeat_interval: deps.heartbeatInterval }))
   const problem = queryProblem(query)
   if (problem !== undefined) finish(problem)
-  read()
+  for (const raw of sentAlready) received(raw)
+  // Closed before it was listened to: ws's close event has come and gone.
+  if (wire.readyState === CLOSED) closed(1006)
 }

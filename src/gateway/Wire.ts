@@ -10,13 +10,21 @@ export interface Wire {
   readonly close: (code: number, reason: string) => void
   /** Bytes accepted for the client and not yet taken by it (ws's queue and the socket's). */
   readonly bufferedAmount: number
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
+  readonly readyState: number
+  /** ws's events: `message` (data, isBinary) and `close` (code, reason). */
+  readonly on: (event: "message" | "close", listener: (first: unknown, second: unknown) => void) => unknown
+  readonly removeAllListeners: (event: "message") => unknown
 }
 
 const isWire = (value: unknown): value is Wire =>
   typeof value === "object" && value !== null &&
   "send" in value && typeof value.send === "function" &&
   "close" in value && typeof value.close === "function" &&
-  "bufferedAmount" in value && typeof value.bufferedAmount === "number"
+  "bufferedAmount" in value && typeof value.bufferedAmount === "number" &&
+  "readyState" in value && typeof value.readyState === "number" &&
+  "on" in value && typeof value.on === "function" &&
+  "removeAllListeners" in value && typeof value.removeAllListeners === "function"
 
 /**
  * The WebSocket that `ws` attached to an upgraded socket: ws marks the socket

@@ -73,6 +73,18 @@ describe("a gateway session", () => {
     assert.deepStrictEqual(late.frames.at(-1), [`E${RESUME_BUFFER + 10}`, RESUME_BUFFER + 10])
   })
 
+  it("does not keep READY for a replay: a client that resumes has had it", () => {
+    const first = recording()
+    const session = new GatewaySession("s", "u", first.link)
+    session.dispatch(event("READY"))
+    session.dispatch(event("GUILD_CREATE"))
+    session.detach(first.link, 0)
+    session.dispatch(event("ONE"))
+    const second = recording()
+    assert.strictEqual(session.resume(second.link, 0), "resumed")
+    assert.deepStrictEqual(second.frames, [["GUILD_CREATE", 2], ["ONE", 3]])
+  })
+
   it("ignores the end of a connection that no longer carries it", () => {
     const first = recording()
     const second = recording()
