@@ -121,6 +121,10 @@ export const identified = (token: string, query = "?v=1&encoding=json") =>
 export const nextOfType = (client: GatewayClient, type: string): Effect.Effect<Frame> =>
   Effect.flatMap(client.dispatch, (f) => (f.t === type ? Effect.succeed(f) : nextOfType(client, type)))
 
+/** The next dispatch of `type` whose data matches `matches`, skipping others (e.g. an earlier state still on its way). */
+export const nextMatching = (client: GatewayClient, type: string, matches: (data: unknown) => boolean): Effect.Effect<Frame> =>
+  Effect.flatMap(nextOfType(client, type), (f) => (matches(f.d) ? Effect.succeed(f) : nextMatching(client, type, matches)))
+
 /** Connects where `GET /gateway` says and identifies with `d` (token included) as IDENTIFY's data; answers READY's data. */
 export const identifyWith = (token: string, d: Record<string, unknown>) =>
   Effect.gen(function*() {

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { createGuild } from "../guilds/GuildFixtures.ts"
 import { createInvite, firstChannel } from "../invites/Fixtures.ts"
 import { TestApi } from "../support/Api.ts"
-import { connect, dataOf, gatewayUrl, identified, nextOfType } from "./Client.ts"
+import { connect, dataOf, gatewayUrl, identified, nextMatching, nextOfType } from "./Client.ts"
 
 const statusOf = (d: unknown) => (typeof d === "object" && d !== null && "status" in d ? d.status : undefined)
 
@@ -33,7 +33,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("presences
       memberSide.send({ op: 3, d: { since: null, activities: [{ name: "chess", type: 0 }], status: "dnd", afk: false } })
       const dnd = yield* nextOfType(ownerSide, "PRESENCE_UPDATE")
       expect(dnd.d).toMatchObject({ user: { id: member.userId }, status: "dnd", activities: [{ name: "chess" }] })
-      const toFriend = yield* nextOfType(friendSide, "PRESENCE_UPDATE")
+      // The member's "online" may still be on its way to the friend's new session: dnd is what counts.
+      const toFriend = yield* nextMatching(friendSide, "PRESENCE_UPDATE", (d) => typeof d === "object" && d !== null && "status" in d && d.status === "dnd")
       expect(toFriend.d).toMatchObject({ user: { id: member.userId }, status: "dnd" })
       expect(toFriend.d).not.toHaveProperty("guild_id")
 
