@@ -203,6 +203,8 @@ export const apiLayer = (settings: Settings) => {
       Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerRedis("api", true))),
       Layer.provideMerge(clientSharding(settings)),
       Layer.provideMerge(requestServices),
+      // Logins, relationships and user changes are told to users' sessions (UserEvents.ts).
+      Layer.provideMerge(UserEvents.layerRedis),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer)
     )
@@ -212,6 +214,7 @@ export const apiLayer = (settings: Settings) => {
     Layer.provideMerge(gatewayLocal),
     Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerLocal("embedded"))),
     Layer.provideMerge(requestServices),
+    Layer.provideMerge(UserEvents.layerLocal),
     Layer.provideMerge(embeddedActorsLayer(settings))
   )
 }

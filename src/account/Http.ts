@@ -7,6 +7,7 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../http/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { toUserPrivate, UsersRepo } from "../users/Repo.ts"
+import { UserUpdates } from "../users/Updates.ts"
 import { EmailChange } from "./EmailChange.ts"
 import { PasswordChange } from "./PasswordChange.ts"
 
@@ -16,6 +17,7 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
     const passwordChange = yield* PasswordChange
     const sudo = yield* Sudo
     const users = yield* UsersRepo
+    const updates = yield* UserUpdates
 
     return handlers
       // Changing the address the account is recovered through is sensitive: it needs sudo mode.
@@ -36,7 +38,9 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
         Effect.flatMap(CurrentUser, (me) => emailChange.resendNew(me.id, payload.ticket)))
       .handle("emailChangeVerifyNew", ({ payload }) =>
         Effect.flatMap(CurrentUser, (me) =>
-          emailChange.verifyNew(me.id, payload.ticket, payload.code, payload.original_proof)))
+          emailChange.verifyNew(me.id, payload.ticket, payload.code, payload.original_proof).pipe(
+            Effect.tap(() => updates.announce(me.id))
+          )))
       .handle("emailChangeBouncedRequestNew", ({ payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
@@ -49,6 +53,7 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* emailChange.bouncedVerifyNew(me.id, payload.ticket, payload.code)
+          yield* updates.announce(me.id)
           const row = yield* users.findById(me.id)
           if (row === undefined) return yield* unauthorized()
           return toUserPrivate(row)

@@ -9,6 +9,7 @@ import { Snowflakes } from "../platform/Snowflake.ts"
 import { SsoFlow } from "../sso/Flow.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UsersRepo } from "../users/Repo.ts"
+import { UserUpdates } from "../users/Updates.ts"
 import type { RegisterRequest } from "./Api.ts"
 import { requestClient } from "./Client.ts"
 import { IpAuthorizations } from "./IpAuthorizations.ts"
@@ -79,6 +80,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     const sso = yield* SsoFlow
     const ipAuthorizations = yield* IpAuthorizations
     const recovery = yield* Recovery
+    const updates = yield* UserUpdates
 
     const discriminatorFor = (username: string) => Effect.map(users.takenDiscriminators(username), freeDiscriminator)
 
@@ -137,7 +139,8 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
       .handle("resetTokenStatus", ({ params }) => Effect.map(recovery.resetTokenValid(params.token), (valid) => ({ valid })))
       .handle("reset", ({ payload }) => recovery.reset(payload.token, payload.password))
       .handle("emailRevert", ({ payload }) => recovery.revert(payload.token, payload.password))
-      .handle("verify", ({ payload }) => recovery.verify(payload.token))
+      .handle("verify", ({ payload }) =>
+        recovery.verify(payload.token).pipe(Effect.flatMap((userId) => Effect.ignore(updates.announce(userId)))))
       .handle("verifyResend", () => Effect.flatMap(CurrentUser, (me) => recovery.resendVerification(me.id)))
       .handle("authorizeIp", ({ payload }) => ipAuthorizations.authorize(payload.token))
       .handle("ipAuthorizationResend", ({ payload }) => ipAuthorizations.resend(payload.ticket))

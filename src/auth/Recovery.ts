@@ -27,7 +27,8 @@ export class Recovery extends Context.Service<Recovery, {
   readonly resetTokenValid: (token: string) => Effect.Effect<boolean>
   readonly reset: (token: string, password: string) => Effect.Effect<LoginAnswer, BadRequest, HttpServerRequest.HttpServerRequest>
   readonly revert: (token: string, password: string) => Effect.Effect<LoginAnswer, BadRequest, HttpServerRequest.HttpServerRequest>
-  readonly verify: (token: string) => Effect.Effect<void, BadRequest>
+  /** Marks the address verified; answers whose it is. */
+  readonly verify: (token: string) => Effect.Effect<string, BadRequest>
   readonly resendVerification: (userId: string) => Effect.Effect<void, BadRequest>
   /** The first verification email of a new account. */
   readonly welcome: (userId: string, email: string) => Effect.Effect<void>
@@ -119,6 +120,7 @@ export class Recovery extends Context.Service<Recovery, {
                                   WHERE id = ${redeemed.userId} AND lower(email) = lower(${sentTo})
                                   RETURNING id`.pipe(Effect.orDie)
           if (rows.length === 0) return yield* badToken
+          return redeemed.userId
         })
 
       const resendVerification = (userId: string) =>

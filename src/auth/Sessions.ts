@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { UserEvents } from "../gateway/UserEvents.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 
 export interface Session {
@@ -23,6 +24,11 @@ const TOUCH_AFTER = "1 minute"
  * Session tokens. Resolved sessions are cached for a few seconds so that the
  * hot read path does not query Postgres on every request; a logout evicts the
  * local entry at once (other processes see it within the cache lifetime).
+ *
+ * Every login and logout is told to the user's gateway sessions as
+ * AUTH_SESSION_CHANGE. The reference gives no shape for it; ours is the
+ * minimal `{auth_session_id_hash}` of the session that began or ended, the
+ * `id_hash` of GET /auth/sessions, so a client can refresh that list.
  */
 export class Sessions extends Context.Service<Sessions, {
   readonly create: (userId: string, client: { ip: string | null; userAgent: string | null }) => Effect.Effect<string>
@@ -41,13 +47,24 @@ export class Sessions extends Context.Service<Sessions, {
     Sessions,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const userEvents = yield* UserEvents
       const cache = new Map<string, { session: Session; until: number }>()
+
+      // Callers end sessions outside transactions, so these follow the commit.
+      const announce = (userId: string, hashes: ReadonlyArray<Uint8Array>) =>
+        Effect.forEach(hashes, (hash) =>
+          userEvents.publish([userId], {
+            type: "AUTH_SESSION_CHANGE",
+            data: JSON.stringify({ auth_session_id_hash: Buffer.from(hash).toString("base64url") })
+          }), { discard: true })
 
       const create = (userId: string, client: { ip: string | null; userAgent: string | null }) =>
         Effect.gen(function*() {
           const token = newToken()
+          const hash = tokenHash(token)
           yield* sql`INSERT INTO sessions (token_hash, user_id, client_ip, user_agent)
-                     VALUES (${tokenHash(token)}, ${userId}, ${client.ip}, ${client.userAgent})`
+                     VALUES (${hash}, ${userId}, ${client.ip}, ${client.userAgent})`
+          yield* announce(userId, [hash])
           return token
         }).pipe(Effect.orDie)
 
@@ -94,7 +111,9 @@ export class Sessions extends Context.Service<Sessions, {
           for (const [token, entry] of cache) {
             if (entry.session.tokenHash.equals(session.tokenHash)) cache.delete(token)
           }
-          yield* sql`DELETE FROM sessions WHERE token_hash = ${session.tokenHash}`
+          const gone = yield* sql<{ token_hash: Uint8Array }>`
+            DELETE FROM sessions WHERE token_hash = ${session.tokenHash} RETURNING token_hash`
+          yield* announce(session.userId, gone.map((row) => row.token_hash))
         }).pipe(Effect.orDie)
 
       const revokeAllOf = (userId: string) =>
@@ -102,7 +121,8 @@ export class Sessions extends Context.Service<Sessions, {
           for (const [token, entry] of cache) {
             if (entry.session.userId === userId) cache.delete(token)
           }
-          yield* sql`DELETE FROM sessions WHERE user_id = ${userId}`
+          const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
+          yield* announce(userId, gone.map((row) => row.token_hash))
         }).pipe(Effect.orDie)
 
       const list = (userId: string) =>
@@ -126,7 +146,9 @@ export class Sessions extends Context.Service<Sessions, {
         Effect.gen(function*() {
           if (hashes.length === 0) return
           evict((session) => session.userId === userId && hashes.some((hash) => hash.equals(session.tokenHash)))
-          yield* sql`DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)}`
+          const gone = yield* sql<{ token_hash: Uint8Array }>`
+            DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)} RETURNING token_hash`
+          yield* announce(userId, gone.map((row) => row.token_hash))
         }).pipe(Effect.orDie)
 
       return Sessions.of({ create, resolve, revoke, revokeAllOf, list, revokeMany })

@@ -1,10 +1,12 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
+import { Actors } from "../guilds/Actors.ts"
 import { RelationshipType } from "../relationships/Api.ts"
 import { Relationships } from "../relationships/Relationships.ts"
-import { Intent, wants } from "./Intents.ts"
+import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { GatewaySession } from "./Session.ts"
+import { UserEvents } from "./UserEvents.ts"
 
 /** Op 3's data, and IDENTIFY's `presence` (conventions.md, Gateway). */
 export const PresenceUpdate = Schema.Struct({
@@ -24,6 +26,9 @@ interface Shown {
 
 const OFFLINE: Shown = { status: "offline", activities: [] }
 
+/** Guilds a user may be in at most (Ready.ts asks for as many). */
+const MAX_GUILDS = 200
+
 const shownOf = (update: PresenceUpdate): Shown => ({
   status: update.status === "invisible" ? "offline" : update.status,
   activities: update.status === "invisible" ? [] : update.activities ?? []
@@ -42,9 +47,10 @@ const presenceJson = (userId: string, shown: Shown, guildId?: string) =>
 /**
  * The presences of the users connected to this process. A user's status is
  * the one their last update set, for all their sessions (clients keep it in
- * step); their last session closing makes them offline. A change others can
- * see goes to the sessions of every guild the user is in (those that asked
- * for GUILD_PRESENCES) and to their friends' sessions.
+ * step); their last session closing, on every process (PresenceRoutes.ts),
+ * makes them offline. A change others can see goes to the sessions of every
+ * guild the user is in (those that asked for GUILD_PRESENCES) and to their
+ * friends' sessions (UserEvents.ts), on whatever process they are connected.
  */
 export class Presences extends Context.Service<Presences, {
   /** A session's client set its status (IDENTIFY's presence, or op 3). */
@@ -60,6 +66,9 @@ export class Presences extends Context.Service<Presences, {
       const registry = yield* GatewayRegistry
       const relationships = yield* Relationships
       const live = yield* LiveActors
+      const routes = yield* PresenceRoutes
+      const userEvents = yield* UserEvents
+      const actors = yield* Actors
       const users = new Map<string, PresenceUpdate>()
       const shown = (userId: string): Shown => {
         const update = users.get(userId)
@@ -75,16 +84,13 @@ export class Presences extends Context.Service<Presences, {
 
       const announceTo = (userId: string, now: Shown, guildIds: ReadonlySet<string>) =>
         Effect.gen(function*() {
-          for (const guildId of guildIds) {
-            const dispatch = { type: "PRESENCE_UPDATE", data: presenceJson(userId, now, guildId) }
-            for (const session of registry.inGuild(guildId)) {
-              if (session.userId !== userId && wants(session.intents, Intent.GUILD_PRESENCES)) session.dispatch(dispatch)
-            }
-          }
+          yield* routes.toGuilds(userId, [...guildIds].map((guildId) => ({
+            guildId,
+            dispatch: { type: "PRESENCE_UPDATE", data: presenceJson(userId, now, guildId) }
+          })))
           const friends = (yield* relationships.list(userId)).filter((r) => r.type === RelationshipType.friend)
           if (friends.length === 0) return
-          const dispatch = { type: "PRESENCE_UPDATE", data: presenceJson(userId, now) }
-          for (const friend of friends) for (const session of registry.ofUser(friend.id)) session.dispatch(dispatch)
+          yield* userEvents.publish(friends.map((f) => f.id), { type: "PRESENCE_UPDATE", data: presenceJson(userId, now) })
         })
 
       const track = (userId: string, update: PresenceUpdate | undefined) => {
@@ -94,23 +100,40 @@ export class Presences extends Context.Service<Presences, {
         else users.set(userId, update)
       }
 
-      // The user's last session is gone: they go offline, told to the guilds that session was in.
+      // The user's last session here is gone: unless another process holds one, they go offline, told to the guilds that session was in.
       registry.onClose((session) =>
-        Effect.suspend(() => {
-          if (registry.ofUser(session.userId).size > 0) return Effect.void
+        Effect.gen(function*() {
+          if (registry.ofUser(session.userId).size > 0) return
           const before = shown(session.userId)
           track(session.userId, undefined)
-          return before.status === "offline" ? Effect.void : announceTo(session.userId, OFFLINE, session.guilds)
+          const gone = yield* routes.disconnected(session.userId)
+          if (gone && before.status !== "offline") yield* announceTo(session.userId, OFFLINE, session.guilds)
         })
+      )
+
+      // Users whose sessions were all on a process that stopped: nobody saw them leave, so this process tells.
+      const abandon = (userId: string) =>
+        actors.bounded(actors.user(userId).ListGuilds({ limit: MAX_GUILDS })).pipe(
+          Effect.flatMap((guildIds) => announceTo(userId, OFFLINE, new Set(guildIds))),
+          Effect.catchCause((cause) => Effect.logWarning("gateway presences: an abandoned user was not announced offline", cause))
+        )
+      yield* routes.abandoned.pipe(
+        Effect.flatMap((userIds) => Effect.forEach(userIds.filter((id) => registry.ofUser(id).size === 0), abandon, { discard: true })),
+        Effect.forever,
+        Effect.forkScoped
       )
 
       return Presences.of({
         update: (session, update) =>
           Effect.suspend(() => {
+            const first = !users.has(session.userId)
             const before = JSON.stringify(shown(session.userId))
             track(session.userId, update)
             const now = shown(session.userId)
-            return JSON.stringify(now) === before ? Effect.void : announce(session.userId, now)
+            return Effect.andThen(
+              first ? routes.connected(session.userId) : Effect.void,
+              JSON.stringify(now) === before ? Effect.void : announce(session.userId, now)
+            )
           }),
         inGuild: (guildId, except) => {
           const seen = new Set<string>([except])

@@ -3,19 +3,24 @@ import { TemporaryMembersOnDisconnect } from "../invites/TemporaryMembers.ts"
 import { FanoutLive } from "./Fanout.ts"
 import { EventFeed } from "./Feed.ts"
 import { Presences } from "./Presence.ts"
+import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
+import { UserEvents } from "./UserEvents.ts"
 import { UserFanoutLive } from "./UserFanout.ts"
 
 /** The gateway of the embedded process: it hears the events of its own actors. */
 export const gatewayLocal = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
-  Layer.provideMerge(Presences.layer),
+  Layer.provideMerge(Presences.layer.pipe(Layer.provide([PresenceRoutes.layerLocal, UserEvents.layerLocal]))),
   Layer.provideMerge(GatewayRegistry.layer),
   Layer.provideMerge(EventFeed.layerLocal)
 )
 
-/** The gateway of an API process in cluster mode: it hears the events of its sessions' guilds over Redis. */
+/**
+ * The gateway of an API process in cluster mode: it hears the events of its sessions' guilds over Redis,
+ * and tells presence changes there (PresenceRoutes.ts).
+ */
 export const gatewayCluster = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
-  Layer.provideMerge(Presences.layer),
+  Layer.provideMerge(Presences.layer.pipe(Layer.provide([PresenceRoutes.layerRedis, UserEvents.layerRedis]))),
   Layer.provideMerge(GatewayRegistry.layer),
   Layer.provideMerge(EventFeed.layerRedis)
 )

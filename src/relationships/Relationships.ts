@@ -1,7 +1,8 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { UserEvents } from "../gateway/UserEvents.ts"
 import { BadRequest, type Forbidden, missingPermissions, type NotFound, unknown } from "../http/Errors.ts"
-import { type RelationshipResponse, RelationshipType } from "./Api.ts"
+import { RelationshipResponse, RelationshipType } from "./Api.ts"
 import { RelationshipsRepo } from "./Repo.ts"
 
 /** Friends plus outgoing requests one user may have (the reference platform's friend list size). */
@@ -10,6 +11,15 @@ export const MAX_FRIENDS = 1000
 const refused = (code: string, message: string) => new BadRequest({ code, message })
 
 const { friend, blocked, incoming, outgoing } = RelationshipType
+
+// The JSON codec the HTTP routes answer with, so an event's row is the one GET /users/@me/relationships lists.
+const encodeView = Schema.encodeEffect(Schema.toCodecJson(RelationshipResponse))
+
+/** Each side's row (as GET /users/@me/relationships shows it) before and after a change. */
+interface Sides {
+  readonly before: ReadonlyArray<RelationshipResponse | undefined>
+  readonly after: ReadonlyArray<RelationshipResponse | undefined>
+}
 
 /**
  * Friends, friend requests and blocks. Each change takes both users' locks and
@@ -20,6 +30,10 @@ const { friend, blocked, incoming, outgoing } = RelationshipType
  *   sender's outgoing request as it was: they are not told.
  * - Blocking ends a friendship and withdraws your own request; a user you block
  *   or who blocked you cannot be asked.
+ *
+ * After the commit each user whose row changed type is told: RELATIONSHIP_ADD
+ * with the new row, or RELATIONSHIP_REMOVE with the row as it was. So a silent
+ * change (an ignored request, a block) is not told to the other side either.
  */
 export class Relationships extends Context.Service<Relationships, {
   readonly list: (me: string) => Effect.Effect<ReadonlyArray<RelationshipResponse>>
@@ -42,9 +56,34 @@ export class Relationships extends Context.Service<Relationships, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* RelationshipsRepo
+      const userEvents = yield* UserEvents
 
+      const bothSides = (a: string, b: string) => Effect.all([repo.view(a, b), repo.view(b, a)])
+
+      const announce = (users: ReadonlyArray<string>, { before, after }: Sides) =>
+        Effect.forEach(users, (user, i) => {
+          const was = before[i]
+          const now = after[i]
+          if (was?.type === now?.type) return Effect.void
+          const [type, view] = now === undefined ? ["RELATIONSHIP_REMOVE", was] : ["RELATIONSHIP_ADD", now]
+          if (view === undefined) return Effect.void
+          return encodeView(view).pipe(
+            Effect.orDie,
+            Effect.flatMap((data) => userEvents.publish([user], { type, data: JSON.stringify(data) }))
+          )
+        }, { discard: true })
+
+      /** Runs `body` holding both users' locks, then tells each user whose side changed. */
       const inTransaction = <A, E>(a: string, b: string, body: Effect.Effect<A, E>) =>
-        sql.withTransaction(Effect.andThen(repo.lock(a, b), body)).pipe(Effect.catchTag("SqlError", Effect.die))
+        sql.withTransaction(Effect.gen(function*() {
+          yield* repo.lock(a, b)
+          const before = yield* bothSides(a, b)
+          const result = yield* body
+          return { result, sides: { before, after: yield* bothSides(a, b) } }
+        })).pipe(
+          Effect.catchTag("SqlError", Effect.die),
+          Effect.flatMap(({ result, sides }) => Effect.as(announce([a, b], sides), result))
+        )
 
       /** The row as written; it exists, since the caller just wrote it inside the transaction. */
       const viewOf = (me: string, target: string) =>

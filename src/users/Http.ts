@@ -47,7 +47,7 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
             }
           }
           yield* updates.commit(me, plan)
-          return yield* updates.privateView(me.id)
+          return yield* updates.announce(me.id)
         }))
       .handle("myGuilds", ({ query }) =>
         Effect.gen(function*() {

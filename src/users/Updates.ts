@@ -1,9 +1,10 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { passwordChangedMail } from "../account/Mails.ts"
 import { Passwords } from "../auth/Passwords.ts"
 import { passwordProblems } from "../auth/PasswordPolicy.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { formatDiscriminator, freeDiscriminator, usernameProblem } from "../auth/Usernames.ts"
+import { UserEvents } from "../gateway/UserEvents.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
 import {
   BadRequest,
@@ -20,7 +21,7 @@ import { MfaProofs } from "../mfa/Proofs.ts"
 import { imageFieldHash } from "./Images.ts"
 import { PremiumFlags, toUserPrivate, type UserChanges, type UserRow, UsersRepo } from "./Repo.ts"
 import type { UserUpdateRequest } from "./Requests.ts"
-import type { UserPrivateResponse } from "./Schemas.ts"
+import { UserPrivateResponse } from "./Schemas.ts"
 
 /** What PATCH /users/@me is to do, once its input has been checked. */
 export interface UpdatePlan {
@@ -69,6 +70,8 @@ export class UserUpdates extends Context.Service<UserUpdates, {
   readonly commit: (me: CurrentUser["Service"], plan: UpdatePlan) => Effect.Effect<void, BadRequest>
   /** GET /users/@me's answer, with the user's MFA methods. */
   readonly privateView: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized>
+  /** After a committed change of the user: USER_UPDATE with `privateView` to their own sessions; answers that view. */
+  readonly announce: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized>
 }>()("guildhall/UserUpdates") {
   static readonly layer = Layer.effect(
     UserUpdates,
@@ -79,6 +82,8 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       const mailer = yield* Mailer
       const mfa = yield* MfaProofs
       const deletions = yield* SelfDeletionRepo
+      const userEvents = yield* UserEvents
+      const encodeView = Schema.encodeEffect(UserPrivateResponse)
 
       const plan = (me: CurrentUser["Service"], body: UserUpdateRequest) =>
         Effect.gen(function*() {
@@ -182,7 +187,16 @@ export class UserUpdates extends Context.Service<UserUpdates, {
           return toUserPrivate(row, [...(methods.totp ? [0] : []), ...(methods.webauthn ? [2] : [])], pending)
         })
 
-      return UserUpdates.of({ plan, commit, privateView })
+      // READY's `user` and this event are the same object, so a client replaces what it holds.
+      const announce = (userId: string) =>
+        Effect.gen(function*() {
+          const view = yield* privateView(userId)
+          const data = yield* Effect.orDie(encodeView(view))
+          yield* userEvents.publish([userId], { type: "USER_UPDATE", data: JSON.stringify(data) })
+          return view
+        })
+
+      return UserUpdates.of({ plan, commit, privateView, announce })
     })
   )
 }

@@ -7,6 +7,7 @@ import { LoginCompletion } from "../../src/auth/LoginCompletion.ts"
 import { OneTimeTokens } from "../../src/auth/OneTimeTokens.ts"
 import { isTooCommon } from "../../src/auth/PasswordPolicy.ts"
 import { Sessions } from "../../src/auth/Sessions.ts"
+import { UserEvents } from "../../src/gateway/UserEvents.ts"
 import { SignIn } from "../../src/auth/SignIn.ts"
 import { candidates, SUGGESTION, usernameBase } from "../../src/auth/UsernameSuggestions.ts"
 import { MfaProofs } from "../../src/mfa/Proofs.ts"
@@ -219,7 +220,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
         return { answer, ticketData, lifetime }
       }).pipe(
         Effect.provide(SignIn.layer.pipe(
-          Layer.provideMerge(Layer.mergeAll(totpOnly, OneTimeTokens.layer, LoginCompletion.layer.pipe(Layer.provide(Sessions.layer)))),
+          Layer.provideMerge(Layer.mergeAll(totpOnly, OneTimeTokens.layer, LoginCompletion.layer.pipe(Layer.provide(Sessions.layer), Layer.provide(UserEvents.layerLocal)))),
           Layer.provide(database)
         ))
       )

@@ -1,8 +1,8 @@
 import { assert, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { field } from "../support/Api.ts"
-import { clusterEnvironment, clusterJson } from "../support/Cluster.ts"
-import { freePort, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
+import { clusterEnvironment, clusterJson, clusterRegister, shardAndTwoApis } from "../support/Cluster.ts"
+import { stopProcess } from "../support/Processes.ts"
 import { dataOf, identifyAt } from "./Client.ts"
 
 const VIEW_CHANNEL = 1 << 10
@@ -12,25 +12,9 @@ const json = clusterJson
 it.live("a session on API process A hears a change made through API process B to a guild whose actor is on shard process C", () =>
   Effect.gen(function*() {
     const { env: common } = yield* clusterEnvironment()
-    const shard = yield* startProcess("shards/main.ts", { ...common, SHARD_PORT: String(yield* freePort) })
-    const startApi = Effect.gen(function*() {
-      const port = yield* freePort
-      const started = yield* startProcess("src/main.ts", { ...common, PORT: String(port) })
-      return { started, base: `http://127.0.0.1:${port}` }
-    })
-    const a = yield* startApi
-    const b = yield* startApi
-    yield* waitHealthy(`${a.base}/_health`, a.started, 90)
-    yield* waitHealthy(`${b.base}/_health`, b.started, 90)
+    const { shard, first: a, second: b } = yield* shardAndTwoApis(common)
 
-    const register = (email: string) =>
-      Effect.map(
-        json(`${b.base}/auth/register`, {
-          method: "POST",
-          body: { email, password: "correct horse battery", date_of_birth: "2000-01-01", consent: true }
-        }),
-        (reply) => ({ token: field(reply.body, "token"), userId: field(reply.body, "user_id") })
-      )
+    const register = (email: string) => clusterRegister(b.base, email)
     const owner = yield* register("owner@example.com")
     const member = yield* register("member@example.com")
     const created = yield* json(`${b.base}/guilds`, { method: "POST", token: owner.token, body: { name: "Spread" } })

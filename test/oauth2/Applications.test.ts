@@ -3,6 +3,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { Passwords } from "../../src/auth/Passwords.ts"
 import { Sessions } from "../../src/auth/Sessions.ts"
+import { UserEvents } from "../../src/gateway/UserEvents.ts"
 import { AppConfig } from "../../src/Config.ts"
 import { resolveToken } from "../../src/http/AuthenticationLive.ts"
 import { BotTokens } from "../../src/oauth2/BotTokens.ts"
@@ -14,6 +15,8 @@ import { createApplication, PASSWORD } from "./Fixtures.ts"
 /** What `resolveToken` needs, in this process, over the test server's database (as the server reads it). */
 const tokenServices = (url: string) =>
   Layer.mergeAll(Sessions.layer, BotTokens.layer).pipe(
+    // A login here is told to nobody: no gateway listens in this test process.
+    Layer.provide(UserEvents.layerLocal),
     Layer.provide(Passwords.layer),
     Layer.provide(Database.layer),
     Layer.provide(AppConfig.layerWith({ databaseUrl: Option.some(Redacted.make(url)) }))

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
+import { field } from "./Api.ts"
 import { scratchDatabase } from "./Postgres.ts"
+import { freePort, startProcess, waitHealthy } from "./Processes.ts"
 
 /**
  * What every process of one test cluster shares: a scratch database, the local
@@ -47,4 +49,32 @@ export const clusterJson = (url: string, init: { method?: string; token?: string
     })
     const text = await response.text()
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as unknown }
+  })
+
+/** Registers `email` through the API process at `base`: its token and user id. */
+export const clusterRegister = (base: string, email: string) =>
+  Effect.map(
+    clusterJson(`${base}/auth/register`, {
+      method: "POST",
+      body: { email, password: "correct horse battery", date_of_birth: "2000-01-01", consent: true }
+    }),
+    (reply) => ({ token: field(reply.body, "token"), userId: field(reply.body, "user_id") })
+  )
+
+/**
+ * A shard process and two API processes over one `env`, both healthy: each
+ * API's base URL and process. The processes stop when the scope ends.
+ */
+export const shardAndTwoApis = (env: Readonly<Record<string, string>>) =>
+  Effect.gen(function*() {
+    const shard = yield* startProcess("shards/main.ts", { ...env, SHARD_PORT: String(yield* freePort) })
+    const startApi = Effect.gen(function*() {
+      const port = yield* freePort
+      const started = yield* startProcess("src/main.ts", { ...env, PORT: String(port) })
+      return { started, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/gateway/socket?v=1&encoding=json` }
+    })
+    const first = yield* startApi
+    const second = yield* startApi
+    for (const api of [first, second]) yield* waitHealthy(`${api.base}/_health`, api.started, 90)
+    return { shard, first, second }
   })
