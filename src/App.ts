@@ -9,6 +9,7 @@ import { UserActor } from "../shards/user/Actor.ts"
 import { DmChannelActor } from "../shards/dm/Actor.ts"
 import { DmsHttp } from "./dms/Http.ts"
 import { DmsRepo } from "./dms/Repo.ts"
+import { ReadStatesRepo } from "./messages/ReadStatesRepo.ts"
 import { UserEvents } from "./gateway/UserEvents.ts"
 import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
@@ -188,6 +189,7 @@ const requestServices = Layer.mergeAll(
   phoneServices,
   relationshipsServices,
   DmsRepo.layer,
+  ReadStatesRepo.layer,
   pushServices,
   oauth2Services
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))

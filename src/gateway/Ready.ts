@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { DmsRepo } from "../dms/Repo.ts"
+import { ReadStatesRepo } from "../messages/ReadStatesRepo.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RelationshipResponse, RelationshipType } from "../relationships/Api.ts"
 import { Relationships } from "../relationships/Relationships.ts"
@@ -28,7 +29,7 @@ const withPresences = (json: string, online: ReadonlyArray<string>) => `${json.s
 /**
  * Prepares a new session: registers it, makes it listen to the user's guilds,
  * then sends READY (the user, their guilds as unavailable stubs, relationships,
- * settings, the session id, a bot's application) and one GUILD_CREATE per guild. Events of those
+ * settings, read states, the session id, a bot's application) and one GUILD_CREATE per guild. Events of those
  * guilds that come meanwhile follow them, in order (GatewaySession.hold).
  */
 export const makeReady = Effect.gen(function*() {
@@ -38,6 +39,7 @@ export const makeReady = Effect.gen(function*() {
   const relationships = yield* Relationships
   const settings = yield* UserSettings
   const dms = yield* DmsRepo
+  const readStates = yield* ReadStatesRepo
   const presences = yield* Presences
 
   return (session: GatewaySession, identity: Identity, resumeUrl: string) =>
@@ -47,10 +49,11 @@ export const makeReady = Effect.gen(function*() {
       yield* registry.open(session)
       const guildIds = yield* actors.bounded(actors.user(userId).ListGuilds({ limit: MAX_GUILDS }))
       yield* Effect.forEach(guildIds, (id) => registry.join(session, id), { discard: true })
-      const [user, friends, userSettings] = yield* Effect.all([
+      const [user, friends, userSettings, reads] = yield* Effect.all([
         Effect.flatMap(updates.privateView(userId), encodeUser),
         Effect.flatMap(relationships.list(userId), encodeRelationships),
-        Effect.flatMap(settings.get(userId), encodeSettings)
+        Effect.flatMap(settings.get(userId), encodeSettings),
+        readStates.listFor(userId)
       ], { concurrency: "unbounded" })
       const online = presences.of(friends.filter((r) => r.type === RelationshipType.friend).map((r) => r.id))
       const ready: Dispatch = {
@@ -62,6 +65,7 @@ export const makeReady = Effect.gen(function*() {
           private_channels: yield* dms.listFor(userId),
           relationships: friends,
           user_settings: userSettings,
+          read_state: { version: 1, partial: false, entries: reads },
           session_id: session.id,
           resume_gateway_url: resumeUrl,
           ...(identity.applicationId === undefined ? {} : { application: { id: identity.applicationId, flags: 0 } })

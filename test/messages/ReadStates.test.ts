@@ -76,6 +76,14 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("read stat
         if (frame.t === "MESSAGE_CREATE" && (frame.d as { id?: unknown }).id === marker) break
       }
       assert.notInclude(ownerSees, "MESSAGE_ACK")
+
+      // A new session starts from them: READY's read_state lists each channel read, with its count.
+      const { ready } = yield* identified(member.token)
+      expect(ready.read_state).toMatchObject({ partial: false })
+      expect((ready.read_state as { entries: unknown }).entries).toEqual(expect.arrayContaining([
+        { id: channelId, last_message_id: second, mention_count: 5, last_pin_timestamp: null },
+        expect.objectContaining({ id: other, last_message_id: elsewhere })
+      ]))
     }))
 
   it.effect("mentions: roles and @everyone flags, guild filter, paging, visibility and dismissal", () =>
