@@ -53,14 +53,21 @@ const connectAndLeave = (token: string) =>
     yield* client.closed
   }))
 
+/** An owner's guild that a guest joined through a temporary invite. */
+const temporaryGuest = Effect.gen(function*() {
+  const api = yield* TestApi
+  const owner = yield* api.register()
+  const guest = yield* api.register()
+  const { guildId, code } = yield* guildWithInvite(owner.token, true)
+  yield* join(guest.token, code)
+  return { owner, guest, guildId, code }
+})
+
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("temporary membership", (it) => {
   it.effect("a member who joined through a temporary invite is removed when their gateway session closes", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const owner = yield* api.register()
-      const guest = yield* api.register()
-      const { guildId, code } = yield* guildWithInvite(owner.token, true)
-      yield* join(guest.token, code)
+      const { owner, guest, guildId, code } = yield* temporaryGuest
       expect(yield* memberRow(guildId, guest.userId)).toEqual({ temporary: true })
       // Joined but never connected: still a member.
       assert.strictEqual((yield* api.request("GET", `/guilds/${guildId}/members/${guest.userId}`, { token: owner.token })).status, 200)
@@ -156,10 +163,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("temporary
   it.effect("a member with another session still open is not removed when one closes", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const owner = yield* api.register()
-      const guest = yield* api.register()
-      const { guildId, code } = yield* guildWithInvite(owner.token, true)
-      yield* join(guest.token, code)
+      const { owner, guest, guildId } = yield* temporaryGuest
       const staying = (yield* identified(guest.token)).client
       yield* connectAndLeave(guest.token)
       // Still online through `staying`: the closed session did not make them offline.
