@@ -18,7 +18,7 @@ import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessageUploads } from "./MessageUploads.ts"
 import { ReactionsRepo } from "./ReactionsRepo.ts"
-import { referencedCopies } from "./References.ts"
+import { messageCopies } from "./References.ts"
 import { MessagesRepo } from "./Repo.ts"
 import { DEFAULT_LIMIT } from "./Requests.ts"
 import { withoutReferenced } from "./Schemas.ts"
@@ -48,22 +48,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
     const dms = yield* Dms
     const reactions = yield* ReactionsRepo
 
-    const stored = (channelId: string, messageId: string) =>
-      Effect.flatMap(repo.find(channelId, messageId), (found) =>
-        found === undefined ? Effect.fail(unknown("MESSAGE")) : Effect.succeed(found))
-
-    /**
-     * The message as Postgres has it, for a write about a message older than
-     * the actor's window; undefined when the window holds it (the actor uses
-     * its own copy). The read checks the viewer may read the channel.
-     */
-    const olderCopy = (guildId: string, channelId: string, messageId: string, viewerId: string) =>
-      Effect.flatMap(
-        actors.read(guildId, MessageReads.getMessage, { channelId, messageId }, viewerId),
-        (json) => (json === null ? stored(channelId, messageId) : Effect.succeed(undefined))
-      )
-
-    const referencedCopy = yield* referencedCopies
+    const { stored, olderCopy, referencedCopy } = yield* messageCopies
 
     return handlers
       .handle("list", ({ params, query }) =>

@@ -10,28 +10,42 @@ import { MessageReferenceType, MessageResponse } from "./Schemas.ts"
 const decodeMessage = (json: string) => Effect.orDie(Schema.decodeUnknownEffect(MessageResponse)(JSON.parse(json)))
 
 /**
- * What a create's `message_reference` names, for the actor: a reply's target when
- * it is older than the actor's window (undefined when the window holds it), or the
- * message a forward copies (from its own guild). Reads check that `viewerId` may
- * read the channel. Used by message create and by the scheduled-message sender,
- * so a scheduled reply to an old message works as a sent one does. Taken when
- * handlers and jobs are built.
+ * Copies of stored messages that writes about them hand to the guild actor, which
+ * keeps only each channel's newest messages in memory. Taken when handlers and
+ * jobs are built (message routes, reactions, pins, the scheduled-message sender).
  */
-export const referencedCopies = Effect.gen(function*() {
+export const messageCopies = Effect.gen(function*() {
   const actors = yield* Actors
   const channels = yield* ChannelLookup
   const repo = yield* MessagesRepo
+
+  /** The message as Postgres has it, or 404 UNKNOWN_MESSAGE. */
   const stored = (channelId: string, messageId: string) =>
     Effect.flatMap(repo.find(channelId, messageId), (found) =>
       found === undefined ? Effect.fail(unknown("MESSAGE")) : Effect.succeed(found))
-  return (guildId: string, channelId: string, reference: MessageReferenceRequest, viewerId: string) =>
+
+  /**
+   * For a write about a message: its stored copy when it is older than the actor's
+   * window; undefined when the window holds it (the actor uses its own copy). The
+   * read checks that `viewerId` may read the channel.
+   */
+  const olderCopy = (guildId: string, channelId: string, messageId: string, viewerId: string) =>
+    Effect.flatMap(
+      actors.read(guildId, MessageReads.getMessage, { channelId, messageId }, viewerId),
+      (json) => (json === null ? stored(channelId, messageId) : Effect.succeed(undefined))
+    )
+
+  /**
+   * What a create's `message_reference` names: a reply's target when older than the
+   * window, or the message a forward copies (from its own guild). The scheduled-message
+   * sender uses it too, so a scheduled reply to an old message works as a sent one does.
+   */
+  const referencedCopy = (guildId: string, channelId: string, reference: MessageReferenceRequest, viewerId: string) =>
     Effect.gen(function*() {
       const sourceId = reference.channel_id ?? channelId
       if (reference.type !== MessageReferenceType.FORWARD) {
         // A reply to another channel is refused by the actor; nothing to read for it.
-        if (sourceId !== channelId) return undefined
-        const json = yield* actors.read(guildId, MessageReads.getMessage, { channelId, messageId: reference.message_id }, viewerId)
-        return json === null ? yield* stored(channelId, reference.message_id) : undefined
+        return sourceId === channelId ? yield* olderCopy(guildId, channelId, reference.message_id, viewerId) : undefined
       }
       const sourceGuild = yield* channels.guildOf(sourceId)
       if (reference.guild_id !== undefined && reference.guild_id !== sourceGuild) {
@@ -40,4 +54,6 @@ export const referencedCopies = Effect.gen(function*() {
       const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
       return json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
     })
+
+  return { stored, olderCopy, referencedCopy }
 })

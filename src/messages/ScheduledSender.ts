@@ -6,7 +6,7 @@ import { Unavailable } from "../http/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessagesRepo } from "./Repo.ts"
-import { referencedCopies } from "./References.ts"
+import { messageCopies } from "./References.ts"
 import { type ClaimedMessage, ScheduledMessagesRepo } from "./ScheduledRepo.ts"
 import { withoutReferenced } from "./Schemas.ts"
 
@@ -34,7 +34,7 @@ export const sendDueMessages = Effect.gen(function*() {
   const snowflakes = yield* Snowflakes
   const { actorCallTimeoutMillis } = yield* AppConfig
 
-  const referencedCopy = yield* referencedCopies
+  const { referencedCopy } = yield* messageCopies
 
   // The reference is read as the author would see it now, as a send at this moment reads it.
   const sendOne = (m: ClaimedMessage) =>
