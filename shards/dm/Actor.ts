@@ -3,11 +3,13 @@ import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import type { ChannelResponse } from "../../src/guilds/Schemas.ts"
 import { BadRequest, Forbidden, missingAccess, missingPermissions, NotFound, unknown } from "../../src/http/Errors.ts"
-import { MessageResponse } from "../../src/messages/Schemas.ts"
+import { MessageReferenceType, MessageResponse } from "../../src/messages/Schemas.ts"
 import { UserEvents } from "../../src/gateway/UserEvents.ts"
 import type { GroupDmPatch } from "../../src/dms/Schemas.ts"
+import { maxGroupDms } from "../../src/dms/GroupDmLimit.ts"
 import { MAX_GROUP_DM_RECIPIENTS } from "../../src/dms/Schemas.ts"
 import { deleteMessages, insertMessage, updateMessage } from "../guild/MessageRows.ts"
+import { withoutAttachment } from "../guild/operations/MessageAttachments.ts"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../guild/StoredMessages.ts"
 import { channelExtras } from "./ChannelExtras.ts"
 import { draftMessage, editedMessage, NONCE_TTL_MS } from "./Messages.ts"
@@ -66,6 +68,9 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
         return isGroup(s) || other === undefined ? Effect.succeed(false) : repo.blockedBetween(actorId, other)
       }
 
+      const mayMessage = (s: DmState, actorId: string) =>
+        Effect.flatMap(blocked(s, actorId), (refused) => (refused ? Effect.fail(cannotMessage()) : Effect.void))
+
       const findMessage = (messageId: string) =>
         withSql(Effect.flatMap(
           sql<MessageRow>`SELECT ${sql.literal(MESSAGE_COLUMNS)} FROM messages m WHERE m.channel_id = ${channelId} AND m.id = ${messageId}`,
@@ -118,7 +123,7 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
         repo,
         asRecipient,
         existingMessage,
-        mayMessage: (s, actorId) => Effect.flatMap(blocked(s, actorId), (refused) => (refused ? Effect.fail(cannotMessage()) : Effect.void)),
+        mayMessage,
         tell
       })
 
@@ -151,14 +156,18 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
               ? undefined
               : recent.find((m) => m.authorId === actorId && m.nonce === nonce && now - m.sentAt <= NONCE_TTL_MS)
             if (twin !== undefined) return twin.json
-            const messageId = request.message_reference?.message_id
-            const replied = messageId === undefined ? undefined : yield* findMessage(messageId)
+            const reference = request.message_reference ?? undefined
+            const replied = reference === undefined || reference.type === MessageReferenceType.FORWARD
+              ? undefined
+              : yield* findMessage(reference.message_id)
+            const stickers = yield* repo.stickers(actorId, request.sticker_ids ?? [])
             const proposed = BigInt(payload.operationId)
             const last = BigInt(s.lastMessageId ?? "0")
             const id = (proposed > last ? proposed : last + 1n).toString()
             const author = s.recipients.get(actorId)?.user
             if (author === undefined) return yield* missingAccess()
-            const message = yield* draftMessage(s, author, id, request, replied, now)
+            const parts = { replied, forwarded: payload.forwarded, uploads: payload.uploads ?? [], stickers }
+            const message = yield* draftMessage(s, author, id, request, parts, now)
             const reopened = everyone(s).filter((userId) => s.recipients.get(userId)?.open === false)
             yield* repo.commit(Effect.andThen(withSql(insertMessage(null, message)), repo.sent(s.id, id, reopened)))
             const next = { ...setOpen(s, reopened, true), lastMessageId: id }
@@ -170,6 +179,9 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
             yield* tell(everyone(next), "MESSAGE_CREATE", encodeMessage(message))
             return json
           }),
+
+        CheckSend: ({ payload }) =>
+          Effect.flatMap(asRecipient(payload.actorId), (s) => mayMessage(s, payload.actorId)),
 
         Edit: ({ payload }) =>
           Effect.gen(function*() {
@@ -189,6 +201,20 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
             if (message.author.id !== payload.actorId) return yield* missingPermissions()
             yield* repo.commit(withSql(deleteMessages(s.id, [message.id])))
             yield* tell(everyone(s), "MESSAGE_DELETE", { id: message.id, channel_id: s.id })
+          }),
+
+        DeleteAttachment: ({ payload }) =>
+          Effect.gen(function*() {
+            const s = yield* asRecipient(payload.actorId)
+            const before = yield* existingMessage(payload.messageId)
+            if (before.author.id !== payload.actorId) return yield* missingPermissions()
+            const { after, gone } = yield* withoutAttachment(before, payload.attachmentId)
+            if (gone) {
+              yield* repo.commit(withSql(deleteMessages(s.id, [after.id])))
+              return yield* tell(everyone(s), "MESSAGE_DELETE", { id: after.id, channel_id: s.id })
+            }
+            yield* repo.commit(withSql(updateMessage(after)))
+            yield* tell(everyone(s), "MESSAGE_UPDATE", encodeMessage(after))
           }),
 
         Update: ({ payload }) =>
@@ -213,7 +239,7 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
                 message: `A group DM has at most ${MAX_GROUP_DM_RECIPIENTS + 1} recipients`
               })
             }
-            yield* repo.commit(repo.addRecipient(s.id, user.id))
+            if (!(yield* repo.commit(repo.addRecipient(s.id, user.id)))) return yield* maxGroupDms()
             const others = everyone(s)
             const next: DmState = { ...s, recipients: new Map([...s.recipients, [user.id, { user, open: true }]]) }
             state = next
@@ -264,6 +290,15 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
             if (action === "end") return yield* saveCall(s, undefined, "CALL_DELETE")
             const stopping = named ?? [actorId]
             yield* saveCall(s, { ...s.call, ringing: s.call.ringing.filter((id) => !stopping.includes(id)) }, "CALL_UPDATE")
+          }),
+
+        CallRegion: ({ payload }) =>
+          Effect.gen(function*() {
+            const s = yield* asRecipient(payload.actorId)
+            if (s.call === undefined) return yield* noActiveCall()
+            const region = payload.region === undefined ? s.call.region : payload.region
+            if (region === s.call.region) return
+            yield* saveCall(s, { ...s.call, region }, "CALL_UPDATE")
           })
       })
     }),

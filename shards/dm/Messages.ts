@@ -1,10 +1,20 @@
 import { Effect } from "effect"
-import { BadRequest, Forbidden, invalidField } from "../../src/http/Errors.ts"
+import { BadRequest, Forbidden, invalidField, type NotFound, unknown } from "../../src/http/Errors.ts"
 import type { MessageCreateRequest, MessageUpdateRequest } from "../../src/messages/Requests.ts"
-import { MessageFlag, MessageReferenceType, type MessageResponse, MessageType, withoutReferenced } from "../../src/messages/Schemas.ts"
+import {
+  type MessageAttachmentResponse,
+  MessageFlag,
+  MessageReferenceType,
+  type MessageResponse,
+  type MessageStickerResponse,
+  MessageType,
+  type ReferencedMessage,
+  withoutReferenced
+} from "../../src/messages/Schemas.ts"
 import type { UserPartialResponse } from "../../src/users/Schemas.ts"
 import { isEmpty } from "../guild/MessageAccess.ts"
-import { checkShape, embedOf, sendableFlags } from "../guild/MessageDraft.ts"
+import { checkShape, embedOf, sendableFlags, snapshotOf, stickersNamed } from "../guild/MessageDraft.ts"
+import { checkSnapshotEdit, keptAttachments } from "../guild/operations/MessageEdits.ts"
 import type { DmState } from "./State.ts"
 
 const USER_MENTION = /<@!?(\d{1,20})>/g
@@ -35,30 +45,59 @@ const mentionsIn = (
   return users
 }
 
+/** The stickers a message's `sticker_ids` name, as the author has them (Repo.ts). */
+export interface DmStickers {
+  /** Stickers of packs the author has. */
+  readonly usable: ReadonlyMap<string, MessageStickerResponse>
+  /** Ids of guild stickers. */
+  readonly guild: ReadonlySet<string>
+}
+
+/** What the actor gathered for a new message besides its request. */
+export interface DraftParts {
+  /** The message a reply answers, read from Postgres. */
+  readonly replied: MessageResponse | undefined
+  /** The message a forward copies, with its guild (null: a DM), as the HTTP side read it. */
+  readonly forwarded: { readonly message: ReferencedMessage; readonly guildId: string | null } | undefined
+  /** The files of a multipart create, stored. */
+  readonly uploads: ReadonlyArray<MessageAttachmentResponse>
+  readonly stickers: DmStickers
+}
+
 /**
- * A new message of the channel, or why not. Forwards and stickers are not
- * for DMs here (custom stickers in DMs need premium, which this server does
- * not sell); a reply answers a message of this channel (`replied`, read by
- * the actor from Postgres).
+ * Pack stickers go anywhere their owner goes; a guild's own stickers leave it
+ * only with premium, which this server does not sell, so none reach a DM.
+ */
+const dmStickers = (ids: ReadonlyArray<string>, known: DmStickers) =>
+  stickersNamed(ids, (id, path) =>
+    known.guild.has(id)
+      ? Effect.fail(invalidField(path, "CUSTOM_STICKERS_IN_DMS_REQUIRE_PREMIUM", "Guild stickers in DMs need premium"))
+      : Effect.succeed(known.usable.get(id)))
+
+/**
+ * A new message of the channel, or why not, by the rules guild messages
+ * follow (MessageDraft.ts) where a DM has them too. A reply answers a message
+ * of this channel; a forward copies one the author could read, wherever it is.
  */
 export const draftMessage = (
   state: DmState,
   author: UserPartialResponse,
   id: string,
   request: MessageCreateRequest,
-  replied: MessageResponse | undefined,
+  parts: DraftParts,
   now: number
-): Effect.Effect<MessageResponse, BadRequest> =>
+): Effect.Effect<MessageResponse, BadRequest | NotFound> =>
   Effect.gen(function*() {
+    const { uploads } = parts
     const reference = request.message_reference ?? undefined
-    if (reference?.type === MessageReferenceType.FORWARD) {
-      return yield* invalidField("message_reference.type", "INVALID_MESSAGE_DATA", "Forwarding into a DM is not supported")
+    const forward = reference?.type === MessageReferenceType.FORWARD
+    const replied = forward ? undefined : parts.replied
+    yield* checkShape(request, forward, uploads)
+    const forwarded = forward ? parts.forwarded?.message : undefined
+    if (forward && (forwarded === undefined || forwarded.id !== reference.message_id || forwarded.channel_id !== reference.channel_id)) {
+      return yield* unknown("MESSAGE")
     }
-    if ((request.sticker_ids ?? []).length > 0) {
-      return yield* invalidField("sticker_ids", "CUSTOM_STICKERS_IN_DMS_REQUIRE_PREMIUM", "Stickers cannot be sent in DMs")
-    }
-    yield* checkShape(request, false)
-    if (reference !== undefined) {
+    if (reference !== undefined && !forward) {
       if ((reference.channel_id ?? state.id) !== state.id) {
         return yield* invalidField("message_reference.channel_id", "INVALID_CHANNEL", "A reply answers a message of its own channel")
       }
@@ -67,6 +106,7 @@ export const draftMessage = (
         return yield* invalidField("message_reference", "CANNOT_REPLY_TO_SYSTEM_MESSAGE", "Cannot reply to a system message")
       }
     }
+    const stickers = yield* dmStickers(request.sticker_ids ?? [], parts.stickers)
     const content = request.content ?? ""
     const nonce = request.nonce === undefined ? undefined : String(request.nonce)
     return {
@@ -84,10 +124,20 @@ export const draftMessage = (
       mentions: mentionsIn(state, content, request.allowed_mentions, replied?.author),
       mention_roles: [],
       embeds: (request.embeds ?? []).map(embedOf),
-      attachments: [],
+      attachments: uploads,
+      ...(stickers.length === 0 ? {} : { stickers }),
       ...(replied === undefined ? {} : {
         message_reference: { channel_id: state.id, message_id: replied.id, guild_id: null, type: MessageReferenceType.REPLY },
         referenced_message: withoutReferenced(replied)
+      }),
+      ...(forwarded === undefined ? {} : {
+        message_reference: {
+          channel_id: forwarded.channel_id,
+          message_id: forwarded.id,
+          guild_id: parts.forwarded?.guildId ?? null,
+          type: MessageReferenceType.FORWARD
+        },
+        message_snapshots: [snapshotOf(forwarded)]
       }),
       ...(nonce === undefined ? {} : { nonce })
     }
@@ -105,11 +155,10 @@ export const editedMessage = (
     if (before.author.id !== actorId) {
       return yield* new Forbidden({ code: "CANNOT_EDIT_OTHER_USER_MESSAGE", message: "Cannot edit another user's message" })
     }
+    yield* checkSnapshotEdit(before, patch)
     const content = patch.content === undefined ? before.content : patch.content ?? ""
     const embeds = patch.embeds === undefined ? before.embeds : patch.embeds.map(embedOf)
-    const kept = patch.attachments === undefined
-      ? before.attachments
-      : before.attachments.filter((a) => patch.attachments?.some((k) => String(k.id) === a.id))
+    const kept = yield* keptAttachments(before, patch.attachments)
     const flags = patch.flags === undefined ? before.flags : (before.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS)
     const edited = content !== before.content || patch.embeds !== undefined || kept.length !== before.attachments.length
     const after: MessageResponse = {

@@ -3,6 +3,7 @@ import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { GroupDmPatch } from "../../src/dms/Schemas.ts"
 import { MessageCreateRequest, MessageUpdateRequest } from "../../src/messages/Requests.ts"
+import { MessageAttachmentResponse, ReferencedMessage } from "../../src/messages/Schemas.ts"
 import { UserPartialResponse } from "../../src/users/Schemas.ts"
 import { GuildErrors as DmErrors } from "../guild/Protocol.ts"
 
@@ -24,12 +25,26 @@ export const Announce = Rpc.make("Announce", {
 /** The channel as the recipient `viewerId` sees it. */
 export const View = Rpc.make("View", { payload: { viewerId: Schema.String }, success: Schema.String, error: DmErrors })
 
-/** A new message; `operationId` (a snowflake) becomes its id unless the channel's last id is above it. */
+/**
+ * A new message; `operationId` (a snowflake) becomes its id unless the channel's last id is above it.
+ * `uploads`: the files of a multipart create, already stored; `forwarded`: the message a forward
+ * copies, read by the HTTP side as the actor may read it, with its guild (null: a DM).
+ */
 export const Send = Rpc.make("Send", {
-  payload: { operationId: Schema.String, actorId: Schema.String, now: Schema.Number, request: MessageCreateRequest },
+  payload: {
+    operationId: Schema.String,
+    actorId: Schema.String,
+    now: Schema.Number,
+    request: MessageCreateRequest,
+    uploads: Schema.optional(Schema.Array(MessageAttachmentResponse)),
+    forwarded: Schema.optional(Schema.Struct({ message: ReferencedMessage, guildId: Schema.NullOr(Schema.String) }))
+  },
   success: Schema.String,
   error: DmErrors
 })
+
+/** Whether the actor may send here now (a recipient, no block): asked before a multipart create's files are read. */
+export const CheckSend = Rpc.make("CheckSend", { payload: { actorId: Schema.String }, error: DmErrors })
 
 export const Edit = Rpc.make("Edit", {
   payload: { actorId: Schema.String, now: Schema.Number, messageId: Schema.String, patch: MessageUpdateRequest },
@@ -39,6 +54,12 @@ export const Edit = Rpc.make("Edit", {
 
 export const Delete = Rpc.make("Delete", {
   payload: { actorId: Schema.String, messageId: Schema.String },
+  error: DmErrors
+})
+
+/** DELETE /channels/{id}/messages/{id}/attachments/{id}: the author's own message only. */
+export const DeleteAttachment = Rpc.make("DeleteAttachment", {
+  payload: { actorId: Schema.String, messageId: Schema.String, attachmentId: Schema.String },
   error: DmErrors
 })
 
@@ -81,6 +102,12 @@ export const CallAction = Rpc.make("CallAction", {
   error: DmErrors
 })
 
+/** PATCH /channels/{id}/call: the call's voice region (null: automatic; absent: unchanged). */
+export const CallRegion = Rpc.make("CallRegion", {
+  payload: { actorId: Schema.String, region: Schema.optional(Schema.NullOr(Schema.String)) },
+  error: DmErrors
+})
+
 /** POST /channels/{id}/typing: TYPING_START to the recipients. */
 export const Typing = Rpc.make("Typing", { payload: { actorId: Schema.String, now: Schema.Number }, error: DmErrors })
 
@@ -105,14 +132,17 @@ export const DmChannel = Entity.make("DmChannel", [
   Announce,
   View,
   Send,
+  CheckSend,
   Edit,
   Delete,
+  DeleteAttachment,
   Update,
   AddRecipient,
   RemoveRecipient,
   Close,
   CallEligibility,
   CallAction,
+  CallRegion,
   Typing,
   Pin,
   Ack

@@ -1,7 +1,9 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
+import { roomInGroupDms } from "../../src/dms/GroupDmLimit.ts"
 import { DmChannelType } from "../../src/dms/Schemas.ts"
 import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
+import type { DmStickers } from "./Messages.ts"
 import type { Call, DmState, Recipient } from "./State.ts"
 
 const decodeNicks = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.String))
@@ -57,9 +59,14 @@ export const makeDmRepo = (sql: SqlClient.SqlClient) => {
           WHERE channel_id = ${s.id}`
     )
 
+  /** False, and nobody added, when the user is in as many group DMs as a user may be. */
   const addRecipient = (channelId: string, userId: string) =>
-    sql`INSERT INTO dm_recipients (channel_id, user_id, is_open) VALUES (${channelId}, ${userId}, true)
+    Effect.gen(function*() {
+      if (!(yield* roomInGroupDms(sql, [userId]))) return false
+      yield* sql`INSERT INTO dm_recipients (channel_id, user_id, is_open) VALUES (${channelId}, ${userId}, true)
         ON CONFLICT (channel_id, user_id) DO UPDATE SET is_open = true`
+      return true
+    })
 
   const removeRecipient = (channelId: string, userId: string) =>
     sql`DELETE FROM dm_recipients WHERE channel_id = ${channelId} AND user_id = ${userId}`
@@ -82,10 +89,24 @@ export const makeDmRepo = (sql: SqlClient.SqlClient) => {
       ([row]) => (row?.n ?? 0) > 0
     ).pipe(Effect.orDie)
 
+  /**
+   * What `ids` name for `userId`'s message: stickers of packs they have (creator or
+   * installed), and which are guild stickers. An id of neither is not a sticker they know.
+   */
+  const stickers = (userId: string, ids: ReadonlyArray<string>): Effect.Effect<DmStickers> =>
+    ids.length === 0 ? Effect.succeed({ usable: new Map(), guild: new Set() }) : Effect.gen(function*() {
+      const items = yield* sql<{ id: string; name: string; animated: boolean }>`
+        SELECT i.id::text AS id, i.name, i.animated FROM pack_items i JOIN packs p ON p.id = i.pack_id
+        WHERE i.id IN ${sql.in(ids)} AND p.type = 'sticker' AND (p.creator_id = ${userId}
+          OR EXISTS (SELECT 1 FROM pack_installations n WHERE n.pack_id = p.id AND n.user_id = ${userId}))`
+      const guild = yield* sql<{ id: string }>`SELECT id::text AS id FROM guild_stickers WHERE id IN ${sql.in(ids)}`
+      return { usable: new Map(items.map((i) => [i.id, i])), guild: new Set(guild.map((g) => g.id)) }
+    }).pipe(Effect.orDie)
+
   /** Runs `writes` in one transaction; a failure is the actor's to die of (the caller hears 503, the state is unchanged). */
   const commit = <A, E>(writes: Effect.Effect<A, E>) => sql.withTransaction(writes).pipe(Effect.orDie)
 
-  return { load, setOpen, sent, updateGroup, addRecipient, removeRecipient, deleteChannel, saveCall, blockedBetween, commit }
+  return { load, setOpen, sent, updateGroup, addRecipient, removeRecipient, deleteChannel, saveCall, blockedBetween, stickers, commit }
 }
 
 export type DmRepo = ReturnType<typeof makeDmRepo>

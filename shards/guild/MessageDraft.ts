@@ -1,7 +1,14 @@
 import { Effect } from "effect"
 import { BadRequest, type Forbidden, invalidField, missingPermissions } from "../../src/http/Errors.ts"
 import type { AllowedMentionsRequest, MessageCreateRequest, RichEmbedRequest } from "../../src/messages/Requests.ts"
-import { type MessageAttachmentResponse, MessageFlag, type MessageEmbedResponse, type MessageStickerResponse } from "../../src/messages/Schemas.ts"
+import {
+  type MessageAttachmentResponse,
+  type MessageEmbedResponse,
+  MessageFlag,
+  type MessageSnapshotResponse,
+  type MessageStickerResponse,
+  type ReferencedMessage
+} from "../../src/messages/Schemas.ts"
 import type { UserPartialResponse } from "../../src/users/Schemas.ts"
 import { DisabledOperation } from "./MessageAccess.ts"
 import { has, Permission } from "./Permissions.ts"
@@ -81,17 +88,41 @@ export const embedsFor = (
     ? Effect.succeed(embeds.map(embedOf))
     : Effect.fail(missingPermissions())
 
+/**
+ * The stickers `ids` name, in order, as a message shows them. `find` answers
+ * the sticker of an id, undefined when it knows none (CUSTOM_STICKER_NOT_FOUND),
+ * or its own refusal; the path of an error is the id's place in `sticker_ids`.
+ */
+export const stickersNamed = (
+  ids: ReadonlyArray<string>,
+  find: (id: string, path: string) => Effect.Effect<MessageStickerResponse | undefined, BadRequest>
+): Effect.Effect<ReadonlyArray<MessageStickerResponse>, BadRequest> =>
+  Effect.forEach(ids, (id, i) =>
+    Effect.flatMap(find(id, `sticker_ids.${i}`), (sticker) =>
+      sticker === undefined
+        ? Effect.fail(invalidField(`sticker_ids.${i}`, "CUSTOM_STICKER_NOT_FOUND", "Unknown sticker"))
+        : Effect.succeed({ id: sticker.id, name: sticker.name, animated: sticker.animated })))
+
 /** The guild's stickers named by `ids` (stickers of other guilds are not known here). */
 export const stickersFor = (
   state: GuildState,
   ids: ReadonlyArray<string>
 ): Effect.Effect<ReadonlyArray<MessageStickerResponse>, BadRequest> =>
-  Effect.forEach(ids, (id, i) => {
-    const sticker = state.stickers.get(id)
-    return sticker === undefined
-      ? Effect.fail(invalidField(`sticker_ids.${i}`, "CUSTOM_STICKER_NOT_FOUND", "Unknown sticker"))
-      : Effect.succeed({ id: sticker.id, name: sticker.name, animated: sticker.animated })
-  })
+  stickersNamed(ids, (id) => Effect.succeed(state.stickers.get(id)))
+
+/** What a forward carries of the message it forwards: a copy, as it is now. */
+export const snapshotOf = (m: ReferencedMessage): MessageSnapshotResponse => ({
+  content: m.content,
+  timestamp: m.timestamp,
+  edited_timestamp: m.edited_timestamp,
+  mentions: m.mentions.map((u) => u.id),
+  mention_roles: m.mention_roles,
+  embeds: m.embeds,
+  attachments: m.attachments,
+  stickers: m.stickers ?? [],
+  type: m.type,
+  flags: m.flags
+})
 
 /** The flags a message takes from the request. */
 export const sendableFlags = (flags: number | undefined): number => (flags ?? 0) & SENDABLE_FLAGS

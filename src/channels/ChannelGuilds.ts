@@ -10,18 +10,22 @@ import { type NotFound, unknown } from "../http/Errors.ts"
 export class ChannelGuilds extends Context.Service<ChannelGuilds, {
   /** The guild holding `channelId`, else 404 UNKNOWN_CHANNEL (DM channels have no guild). */
   readonly guildOf: (channelId: string) => Effect.Effect<string, NotFound>
+  /** The guild holding `channelId`, null for a DM channel, else 404 UNKNOWN_CHANNEL. */
+  readonly guildOrDm: (channelId: string) => Effect.Effect<string | null, NotFound>
 }>()("guildhall/ChannelGuilds") {
   static readonly layer = Layer.effect(
     ChannelGuilds,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const guildOrDm = (channelId: string) =>
+        sql<{ guild_id: string | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
+          Effect.orDie,
+          Effect.flatMap(([row]) => (row === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(row.guild_id)))
+        )
       return ChannelGuilds.of({
         guildOf: (channelId) =>
-          sql<{ guild_id: string | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
-            Effect.orDie,
-            Effect.flatMap(([row]) =>
-              row?.guild_id == null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(row.guild_id))
-          )
+          Effect.flatMap(guildOrDm(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))),
+        guildOrDm
       })
     })
   )

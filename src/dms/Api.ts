@@ -5,7 +5,7 @@ import { UserAuthentication } from "../http/Authentication.ts"
 import { Snowflake } from "../http/Common.ts"
 import { ApiErrors } from "../http/Errors.ts"
 import { MessageResponse } from "../messages/Schemas.ts"
-import { CallEligibilityResponse, CallRingRequest, CreatePrivateChannelRequest, PreloadMessagesRequest } from "./Schemas.ts"
+import { CallEligibilityResponse, CallRingRequest, CallUpdateRequest, CreatePrivateChannelRequest, PreloadMessagesRequest } from "./Schemas.ts"
 
 const channelPath = { channel_id: Snowflake }
 const recipientPath = { channel_id: Snowflake, user_id: Snowflake }
@@ -38,6 +38,11 @@ export class DmsApi extends HttpApiGroup.make("dms").add(
   HttpApiEndpoint.get("call", "/channels/:channel_id/call", {
     params: channelPath,
     success: CallEligibilityResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.patch("updateCall", "/channels/:channel_id/call", {
+    params: channelPath,
+    payload: CallUpdateRequest,
     error: ApiErrors
   }),
   HttpApiEndpoint.post("ring", "/channels/:channel_id/call/ring", { params: channelPath, payload: CallRingRequest, error: ApiErrors }),

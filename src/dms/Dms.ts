@@ -5,9 +5,10 @@ import { Actors } from "../guilds/Actors.ts"
 import type { ChannelPatchRequest } from "../channels/Schemas.ts"
 import { type BadRequest, type Forbidden, invalidField, missingAccess, type NotFound, type Unavailable, unknown } from "../http/Errors.ts"
 import { jsonResponse } from "../http/Common.ts"
+import { ChannelLookup } from "../messages/ChannelLookup.ts"
 import { MessagesRepo } from "../messages/Repo.ts"
 import { DEFAULT_LIMIT, type MessageCreateRequest, type MessageUpdateRequest } from "../messages/Requests.ts"
-import type { MessageResponse } from "../messages/Schemas.ts"
+import type { MessageAttachmentResponse, MessageResponse, ReferencedMessage } from "../messages/Schemas.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { imageHash } from "../users/Images.ts"
 import { DmsRepo } from "./Repo.ts"
@@ -15,6 +16,12 @@ import { DmChannelType, type GroupDmPatch } from "./Schemas.ts"
 
 type Failure = BadRequest | Forbidden | NotFound | Unavailable
 type Json = Effect.Effect<HttpServerResponse.HttpServerResponse, Failure>
+
+/** What a create brings besides its request: stored files, and the message a forward copies with its guild. */
+interface SendExtras {
+  readonly uploads?: ReadonlyArray<MessageAttachmentResponse> | undefined
+  readonly forwarded?: { readonly message: ReferencedMessage; readonly guildId: string | null } | undefined
+}
 
 interface PageQuery {
   readonly limit?: number | undefined
@@ -37,9 +44,12 @@ export class Dms extends Context.Service<Dms, {
   readonly close: (channelId: string, userId: string) => Effect.Effect<void, Failure>
   readonly listMessages: (channelId: string, userId: string, query: PageQuery) => Effect.Effect<ReadonlyArray<MessageResponse>, Failure>
   readonly getMessage: (channelId: string, userId: string, messageId: string) => Effect.Effect<MessageResponse, Failure>
-  readonly send: (channelId: string, userId: string, request: MessageCreateRequest) => Json
+  readonly send: (channelId: string, userId: string, request: MessageCreateRequest, extras?: SendExtras) => Json
+  /** Whether `userId` may send here now (refused otherwise), before a multipart create's files are read. */
+  readonly maySend: (channelId: string, userId: string) => Effect.Effect<boolean, Failure>
   readonly edit: (channelId: string, userId: string, messageId: string, patch: MessageUpdateRequest) => Json
   readonly remove: (channelId: string, userId: string, messageId: string) => Effect.Effect<void, Failure>
+  readonly deleteAttachment: (channelId: string, userId: string, messageId: string, attachmentId: string) => Effect.Effect<void, Failure>
   /** Fails unless `userId` is a recipient (reads served from Postgres). */
   readonly recipient: (channelId: string, userId: string) => Effect.Effect<void, Forbidden>
   readonly typing: (channelId: string, userId: string) => Effect.Effect<void, Failure>
@@ -55,6 +65,7 @@ export class Dms extends Context.Service<Dms, {
     Dms,
     Effect.gen(function*() {
       const repo = yield* DmsRepo
+      const channels = yield* ChannelLookup
       const messages = yield* MessagesRepo
       const actors = yield* Actors
       const snowflakes = yield* Snowflakes
@@ -89,7 +100,7 @@ export class Dms extends Context.Service<Dms, {
         })
 
       return Dms.of({
-        isDm: repo.isDm,
+        isDm: channels.isDm,
         call,
         view: (channelId, userId) => json(call(channelId, (a) => a.View({ viewerId: userId }))),
         update: (channelId, userId, patch) =>
@@ -103,11 +114,23 @@ export class Dms extends Context.Service<Dms, {
             Effect.flatMap(messages.find(channelId, messageId), (m) =>
               m === undefined ? Effect.fail(unknown("MESSAGE")) : Effect.succeed(m))
           ),
-        send: (channelId, userId, request) =>
-          json(call(channelId, (a) => a.Send({ operationId: snowflakes.next(), actorId: userId, now: Date.now(), request }))),
+        send: (channelId, userId, request, extras = {}) =>
+          json(call(channelId, (a) =>
+            a.Send({
+              operationId: snowflakes.next(),
+              actorId: userId,
+              now: Date.now(),
+              request,
+              ...(extras.uploads === undefined ? {} : { uploads: extras.uploads }),
+              ...(extras.forwarded === undefined ? {} : { forwarded: extras.forwarded })
+            }))),
+        // Nothing in a DM withholds the right to attach from someone who may send.
+        maySend: (channelId, userId) => Effect.as(call(channelId, (a) => a.CheckSend({ actorId: userId })), true),
         edit: (channelId, userId, messageId, patch) =>
           json(call(channelId, (a) => a.Edit({ actorId: userId, now: Date.now(), messageId, patch }))),
         remove: (channelId, userId, messageId) => call(channelId, (a) => a.Delete({ actorId: userId, messageId })),
+        deleteAttachment: (channelId, userId, messageId, attachmentId) =>
+          call(channelId, (a) => a.DeleteAttachment({ actorId: userId, messageId, attachmentId })),
         recipient,
         typing: (channelId, userId) => call(channelId, (a) => a.Typing({ actorId: userId, now: Date.now() })),
         pin: (channelId, userId, messageId, pinned) =>
@@ -115,7 +138,7 @@ export class Dms extends Context.Service<Dms, {
         ack: (channelId, userId, messageId, options) => call(channelId, (a) => a.Ack({ actorId: userId, messageId, ...options }))
       })
     })
-  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer]))
+  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer, ChannelLookup.layer]))
 }
 
 type ClientOf<T> = T extends Effect.Effect<infer Make, infer _E, infer _R> ? Make : never

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ChannelGuilds } from "../channels/ChannelGuilds.ts"
+import { RTC_REGIONS } from "../channels/RtcRegions.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { jsonResponse } from "../http/Common.ts"
@@ -8,6 +9,7 @@ import { BadRequest, invalidField, unknown } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { Dms } from "./Dms.ts"
+import { maxGroupDms } from "./GroupDmLimit.ts"
 import { DmsRepo } from "./Repo.ts"
 
 const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
@@ -54,7 +56,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
           })
         }
         const channelId = snowflakes.next()
-        yield* repo.createGroup(channelId, me, recipients)
+        if (!(yield* repo.createGroup(channelId, me, recipients))) return yield* maxGroupDms()
         return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me, ...recipients], viewerId: me }))
       })
 
@@ -101,6 +103,17 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
           const me = yield* CurrentUser
           yield* callChannel(params.channel_id)
           return yield* dms.call(params.channel_id, (a) => a.CallEligibility({ actorId: me.id }))
+        }))
+      .handle("updateCall", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const me = yield* CurrentUser
+          yield* callChannel(params.channel_id)
+          const { region } = payload
+          if (region != null && !RTC_REGIONS.some((r) => r.id === region)) {
+            return yield* invalidField("region", "INVALID_RTC_REGION", "Unknown voice region")
+          }
+          // Without a region in the body there is nothing to change: the call is only checked to exist.
+          yield* dms.call(params.channel_id, (a) => a.CallRegion({ actorId: me.id, region }))
         }))
       .handle("ring", ({ params, payload }) => ringing(params.channel_id, "ring", payload.recipients))
       .handle("stopRinging", ({ params, payload }) => ringing(params.channel_id, "stop", payload.recipients))

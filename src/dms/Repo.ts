@@ -5,10 +5,8 @@ import { ChannelResponse } from "../guilds/Schemas.ts"
 import type { MessageResponse } from "../messages/Schemas.ts"
 import { toUserPartial, type UserRow } from "../users/Repo.ts"
 import type { UserPartialResponse } from "../users/Schemas.ts"
+import { roomInGroupDms } from "./GroupDmLimit.ts"
 import { DmChannelType } from "./Schemas.ts"
-
-/** Channels remembered at most; past it the memory starts over (a miss costs one indexed query). */
-const MAX_REMEMBERED = 100_000
 
 const decodeChannel = Schema.decodeUnknownSync(ChannelResponse)
 
@@ -25,19 +23,21 @@ interface ListedRow {
 
 /**
  * DM channels as Postgres has them, for what does not need the channel's
- * actor: whether a channel is a DM, listings, membership checks for reads,
- * and the rows of a new channel (its actor loads them on first use).
+ * actor: listings, membership checks for reads, and the rows of a new
+ * channel (its actor loads them on first use). Whether a channel is a DM is
+ * ChannelLookup's to say (src/messages/ChannelLookup.ts).
  */
 export class DmsRepo extends Context.Service<DmsRepo, {
-  /** Whether the channel is a DM or group DM; false for guild channels and unknown ids. */
-  readonly isDm: (channelId: string) => Effect.Effect<boolean>
   readonly isRecipient: (channelId: string, userId: string) => Effect.Effect<boolean>
   /** The DM channels in the user's list, newest activity first. */
   readonly listFor: (userId: string) => Effect.Effect<ReadonlyArray<ChannelResponse>>
   /** The one-to-one DM of the two users, created (closed for both) when there is none yet. */
   readonly dmBetween: (a: string, b: string, newId: string) => Effect.Effect<string>
-  /** A new group DM owned by `ownerId`, still closed for everyone in it (its actor opens it and says so). */
-  readonly createGroup: (channelId: string, ownerId: string, recipientIds: ReadonlyArray<string>) => Effect.Effect<void>
+  /**
+   * A new group DM owned by `ownerId`, still closed for everyone in it (its actor opens it and says so);
+   * false, and nothing made, when one of them is in as many group DMs as a user may be.
+   */
+  readonly createGroup: (channelId: string, ownerId: string, recipientIds: ReadonlyArray<string>) => Effect.Effect<boolean>
   readonly user: (userId: string) => Effect.Effect<UserPartialResponse | undefined>
   /** Which of `userIds` are friends of `userId`. */
   readonly friendsAmong: (userId: string, userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
@@ -48,22 +48,6 @@ export class DmsRepo extends Context.Service<DmsRepo, {
     DmsRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const known = new Map<string, boolean>()
-
-      const isDm = (channelId: string) => {
-        const remembered = known.get(channelId)
-        if (remembered !== undefined) return Effect.succeed(remembered)
-        return sql<{ dm: boolean }>`SELECT guild_id IS NULL AS dm FROM channels WHERE id = ${channelId}`.pipe(
-          Effect.orDie,
-          Effect.map(([row]) => {
-            // An id not found yet may be a channel about to be made: not remembered.
-            if (row === undefined) return false
-            if (known.size >= MAX_REMEMBERED) known.clear()
-            known.set(channelId, row.dm)
-            return row.dm
-          })
-        )
-      }
 
       const isRecipient = (channelId: string, userId: string) =>
         Effect.map(
@@ -117,13 +101,15 @@ export class DmsRepo extends Context.Service<DmsRepo, {
 
       const createGroup = (channelId: string, ownerId: string, recipientIds: ReadonlyArray<string>) =>
         sql.withTransaction(Effect.gen(function*() {
+          if (!(yield* roomInGroupDms(sql, [ownerId, ...recipientIds]))) return false
           yield* sql`INSERT INTO channels (id, guild_id, type) VALUES (${channelId}, NULL, ${DmChannelType.GROUP_DM})`
           yield* sql`INSERT INTO dm_channels (channel_id, owner_id) VALUES (${channelId}, ${ownerId})`
           const now = Date.now()
           // Join order: the owner first, then as listed.
           const row = (userId: string, i: number) => ({ channel_id: channelId, user_id: userId, is_open: false, added_at: new Date(now + i) })
           yield* sql`INSERT INTO dm_recipients ${sql.insert([row(ownerId, 0), ...recipientIds.map((id, i) => row(id, i + 1))])}`
-        })).pipe(Effect.asVoid, Effect.orDie)
+          return true
+        })).pipe(Effect.orDie)
 
       const user = (userId: string) =>
         Effect.map(sql<UserRow>`SELECT * FROM users WHERE id = ${userId}`, ([row]) =>
@@ -151,7 +137,7 @@ export class DmsRepo extends Context.Service<DmsRepo, {
           return result
         }).pipe(Effect.orDie)
 
-      return DmsRepo.of({ isDm, isRecipient, listFor, dmBetween, createGroup, user, friendsAmong, latestMessages })
+      return DmsRepo.of({ isRecipient, listFor, dmBetween, createGroup, user, friendsAmong, latestMessages })
     })
   )
 }

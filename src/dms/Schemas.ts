@@ -43,6 +43,13 @@ export const CallRingRequest = Schema.Struct({
   longitude: Schema.optional(Schema.String)
 })
 
+/** CallUpdateBodySchema: the voice region of the call (null: chosen automatically); the position is not used here. */
+export const CallUpdateRequest = Schema.Struct({
+  region: Schema.optional(Schema.NullOr(BoundedText(1, 64))),
+  latitude: Schema.optional(Schema.String),
+  longitude: Schema.optional(Schema.String)
+})
+
 export const CallEligibilityResponse = Schema.Struct({ ringable: Schema.Boolean, silent: Schema.Boolean })
 
 /** What a recipient may change of a group DM (GroupDmChannelUpdateRequest); `icon` is already an image hash here. */

@@ -5,6 +5,7 @@ import { ackMessages } from "../../shards/guild/operations/MessageAcks.ts"
 import * as MessageAttachments from "../../shards/guild/operations/MessageAttachments.ts"
 import * as MessageEdits from "../../shards/guild/operations/MessageEdits.ts"
 import * as MessageReads from "../../shards/guild/operations/MessageReads.ts"
+import { checkAttach } from "../../shards/guild/operations/MessageUploads.ts"
 import * as Messages from "../../shards/guild/operations/Messages.ts"
 import { Dms } from "../dms/Dms.ts"
 import { Actors } from "../guilds/Actors.ts"
@@ -21,7 +22,7 @@ import { ReactionsRepo } from "./ReactionsRepo.ts"
 import { messageCopies } from "./References.ts"
 import { MessagesRepo } from "./Repo.ts"
 import { DEFAULT_LIMIT } from "./Requests.ts"
-import { withoutReferenced } from "./Schemas.ts"
+import { MessageReferenceType, withoutReferenced } from "./Schemas.ts"
 
 const isSlowmodeRefusal = Schema.is(Messages.SlowmodeRefusal)
 
@@ -48,7 +49,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
     const dms = yield* Dms
     const reactions = yield* ReactionsRepo
 
-    const { stored, olderCopy, referencedCopy } = yield* messageCopies
+    const { stored, olderCopy, forwardedCopy, referencedCopy } = yield* messageCopies
 
     return handlers
       .handle("list", ({ params, query }) =>
@@ -79,15 +80,23 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("create", ({ params, payload: body, request }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const dm = yield* dms.isDm(params.channel_id)
-          if (dm && Stream.isStream(body)) return yield* uploads.refuse(request)
-          if (dm && !Stream.isStream(body)) return yield* dms.send(params.channel_id, me.id, body)
-          const guildId = yield* channels.guildOf(params.channel_id)
+          const channelId = params.channel_id
+          const guildId = yield* channels.guildOrDm(channelId)
+          const mayAttach = guildId === null
+            ? dms.maySend(channelId, me.id)
+            : actors.read(guildId, checkAttach, { channelId, now: Date.now() }, me.id)
           const received = Stream.isStream(body)
-            ? yield* uploads.receive(guildId, params.channel_id, me.id, body, request)
+            ? yield* uploads.receive(mayAttach, body, request)
             : { request: body, uploads: undefined }
           const payload = received.request
           const reference = payload.message_reference ?? undefined
+          if (guildId === null) {
+            // A forward's source is read here, as the sender may read it: the DM's actor reads only its own channel.
+            const forwarded = reference?.type === MessageReferenceType.FORWARD
+              ? yield* forwardedCopy(reference.channel_id ?? channelId, reference, me.id)
+              : undefined
+            return yield* dms.send(channelId, me.id, payload, { uploads: received.uploads, forwarded })
+          }
           const copy = reference === undefined ? undefined : yield* referencedCopy(guildId, params.channel_id, reference, me.id)
           // The new message's JSON is the response as the actor rendered it; only a refusal is looked into.
           const json = yield* actors.writeJson(guildId, Messages.createMessage, {
@@ -128,7 +137,10 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("deleteAttachment", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const guildId = yield* channels.guildOf(params.channel_id)
+          const guildId = yield* channels.guildOrDm(params.channel_id)
+          if (guildId === null) {
+            return yield* dms.deleteAttachment(params.channel_id, me.id, params.message_id, params.attachment_id)
+          }
           const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
           yield* actors.write(guildId, MessageAttachments.deleteAttachment, {
             channelId: params.channel_id,

@@ -1,10 +1,8 @@
 import { Context, Effect, Layer, Schema, type Stream } from "effect"
 import type { HttpServerRequest, Multipart } from "effect/http"
-import { checkAttach } from "../../shards/guild/operations/MessageUploads.ts"
 import { AppConfig } from "../Config.ts"
-import { Actors } from "../guilds/Actors.ts"
 import { fieldErrors } from "../http/ErrorResponses.ts"
-import { BadRequest, type Forbidden, invalidField, type NotFound, type PayloadTooLarge, type Unavailable } from "../http/Errors.ts"
+import { BadRequest, type Forbidden, type PayloadTooLarge, type Unavailable } from "../http/Errors.ts"
 import { MediaStore, mediaUnavailable } from "../media/MediaStore.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { checkVoiceMessage, type DescribedFile, describeFiles, payloadJsonOf } from "./AttachmentRules.ts"
@@ -26,26 +24,23 @@ export interface ReceivedMessage {
 
 /**
  * A multipart message create (`payload_json` and `files[n]`), received: the
- * sender's right to attach checked before the body is read, the files
- * streamed to temporary files under the size limits (Uploads.ts), matched to
- * their metadata, then stored in the media store. What it answers goes to
- * the guild actor like a JSON create, the files as the message's attachments.
+ * sender's right to attach checked before the body is read (`mayAttach`: the
+ * guild actor's answer for a guild channel, the DM actor's for a DM; its
+ * refusal is the answer), the files streamed to temporary files under the
+ * size limits (Uploads.ts), matched to their metadata, then stored in the
+ * media store. What it answers goes to the channel's actor like a JSON
+ * create, the files as the message's attachments.
  */
 export class MessageUploads extends Context.Service<MessageUploads, {
-  readonly receive: (
-    guildId: string,
-    channelId: string,
-    userId: string,
+  readonly receive: <E>(
+    mayAttach: Effect.Effect<boolean, E>,
     parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
     request: HttpServerRequest.HttpServerRequest
-  ) => Effect.Effect<ReceivedMessage, BadRequest | Forbidden | NotFound | PayloadTooLarge | Unavailable>
-  /** Files where this server takes none yet (DM channels): refused without reading them. */
-  readonly refuse: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<never, BadRequest>
+  ) => Effect.Effect<ReceivedMessage, E | BadRequest | Forbidden | PayloadTooLarge | Unavailable>
 }>()("guildhall/MessageUploads") {
   static readonly layer = Layer.effect(
     MessageUploads,
     Effect.gen(function*() {
-      const actors = yield* Actors
       const store = yield* MediaStore
       const snowflakes = yield* Snowflakes
       const { publicUrl } = yield* AppConfig
@@ -72,16 +67,13 @@ export class MessageUploads extends Context.Service<MessageUploads, {
           }
         )
 
-      const receive = (
-        guildId: string,
-        channelId: string,
-        userId: string,
+      const receive = <E>(
+        mayAttach: Effect.Effect<boolean, E>,
         parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
         request: HttpServerRequest.HttpServerRequest
       ) =>
         Effect.scoped(Effect.gen(function*() {
-          const mayAttach = yield* actors.read(guildId, checkAttach, { channelId, now: Date.now() }, userId)
-          const staged = yield* stageUpload(parts, mayAttach)
+          const staged = yield* stageUpload(parts, yield* mayAttach)
           const json = yield* payloadJsonOf(staged.payloadJson)
           const payload = yield* decodeRequest(json).pipe(
             Effect.mapError((error) =>
@@ -94,13 +86,7 @@ export class MessageUploads extends Context.Service<MessageUploads, {
           return { request: rest, uploads }
         })).pipe(Effect.tapError(() => discardRest(request)))
 
-      const refuse = (request: HttpServerRequest.HttpServerRequest) =>
-        Effect.andThen(
-          discardRest(request),
-          Effect.fail(invalidField("files", "ATTACHMENTS_NOT_ALLOWED_FOR_MESSAGE", "Files cannot be sent in this channel"))
-        )
-
-      return MessageUploads.of({ receive, refuse })
+      return MessageUploads.of({ receive })
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Snowflake } from "../http/Common.ts"
+import { unreadMassMentions } from "./MassMentions.ts"
 
 /** How far the user has read one channel (ReadStateResponse of the reference; `id` is the channel's). */
 export const ReadStateResponse = Schema.Struct({
@@ -20,7 +21,11 @@ interface ReadStateRow {
 
 const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
 
-/** The read states a session starts with (READY's `read_state`): messages read and pins seen, per channel. */
+/**
+ * The read states a session starts with (READY's `read_state`): messages read and pins seen, per channel.
+ * A channel's `mention_count` is its stored count of direct mentions plus its unread role and
+ * @everyone mentions, counted here (MassMentions.ts).
+ */
 export class ReadStatesRepo extends Context.Service<ReadStatesRepo, {
   readonly listFor: (userId: string) => Effect.Effect<ReadonlyArray<ReadStateResponse>>
 }>()("guildhall/ReadStatesRepo") {
@@ -31,7 +36,10 @@ export class ReadStatesRepo extends Context.Service<ReadStatesRepo, {
       return ReadStatesRepo.of({
         listFor: (userId) =>
           sql<ReadStateRow>`
-            SELECT coalesce(r.channel_id, p.channel_id)::text AS id, coalesce(r.mention_count, 0) AS mention_count,
+            SELECT coalesce(r.channel_id, p.channel_id)::text AS id,
+                   coalesce(r.mention_count, 0) + CASE WHEN r.channel_id IS NULL THEN 0
+                     ELSE ${unreadMassMentions(sql, userId, sql.literal("r.channel_id"), sql.literal("r.last_message_id"))} END
+                     AS mention_count,
                    r.last_message_id::text AS last_message_id, p.acked_at AS last_pin_timestamp
             FROM (SELECT * FROM read_states WHERE user_id = ${userId}) r
             FULL JOIN (SELECT * FROM channel_pin_acks WHERE user_id = ${userId}) p ON p.channel_id = r.channel_id`.pipe(

@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
 import * as MessageReads from "../../shards/guild/operations/MessageReads.ts"
+import { DmsRepo } from "../dms/Repo.ts"
 import { Actors } from "../guilds/Actors.ts"
-import { invalidField, unknown } from "../http/Errors.ts"
+import { invalidField, missingAccess, unknown } from "../http/Errors.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessagesRepo } from "./Repo.ts"
 import { type MessageReferenceRequest } from "./Requests.ts"
@@ -18,6 +19,7 @@ export const messageCopies = Effect.gen(function*() {
   const actors = yield* Actors
   const channels = yield* ChannelLookup
   const repo = yield* MessagesRepo
+  const dms = yield* DmsRepo
 
   /** The message as Postgres has it, or 404 UNKNOWN_MESSAGE. */
   const stored = (channelId: string, messageId: string) =>
@@ -36,9 +38,29 @@ export const messageCopies = Effect.gen(function*() {
     )
 
   /**
+   * The message a forward copies, read as `viewerId` may read it (a guild channel
+   * through its actor, so 403/404 as a read there; a DM only by its recipients),
+   * with the guild it is in (null: a DM). Forwards into guild and DM channels alike.
+   */
+  const forwardedCopy = (sourceId: string, reference: MessageReferenceRequest, viewerId: string) =>
+    Effect.gen(function*() {
+      const sourceGuild = yield* channels.guildOrDm(sourceId)
+      if (reference.guild_id !== undefined && reference.guild_id !== sourceGuild) {
+        return yield* invalidField("message_reference.guild_id", "GUILD_ID_MUST_MATCH_REFERENCED_MESSAGE", "Not the message's guild")
+      }
+      if (sourceGuild === null) {
+        if (!(yield* dms.isRecipient(sourceId, viewerId))) return yield* missingAccess()
+        return { message: yield* stored(sourceId, reference.message_id), guildId: null }
+      }
+      const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
+      const message = json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
+      return { message, guildId: sourceGuild }
+    })
+
+  /**
    * What a create's `message_reference` names: a reply's target when older than the
-   * window, or the message a forward copies (from its own guild). The scheduled-message
-   * sender uses it too, so a scheduled reply to an old message works as a sent one does.
+   * window, or the message a forward copies. The scheduled-message sender uses it
+   * too, so a scheduled reply to an old message works as a sent one does.
    */
   const referencedCopy = (guildId: string, channelId: string, reference: MessageReferenceRequest, viewerId: string) =>
     Effect.gen(function*() {
@@ -47,13 +69,8 @@ export const messageCopies = Effect.gen(function*() {
         // A reply to another channel is refused by the actor; nothing to read for it.
         return sourceId === channelId ? yield* olderCopy(guildId, channelId, reference.message_id, viewerId) : undefined
       }
-      const sourceGuild = yield* channels.guildOf(sourceId)
-      if (reference.guild_id !== undefined && reference.guild_id !== sourceGuild) {
-        return yield* invalidField("message_reference.guild_id", "GUILD_ID_MUST_MATCH_REFERENCED_MESSAGE", "Not the message's guild")
-      }
-      const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
-      return json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
+      return (yield* forwardedCopy(sourceId, reference, viewerId)).message
     })
 
-  return { stored, olderCopy, referencedCopy }
+  return { stored, olderCopy, forwardedCopy, referencedCopy }
 })

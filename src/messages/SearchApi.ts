@@ -11,6 +11,11 @@ export type HasKind = (typeof HAS_KINDS)[number]
 
 const Ids = (max: number) => Schema.Array(Snowflake).check(Schema.isMaxLength(max))
 const Has = Schema.Array(Schema.Literals(HAS_KINDS)).check(Schema.isMaxLength(20))
+/** Embed types a search names: an embed's own `type` (a rich embed is none of them). */
+export const EMBED_TYPES = ["image", "video", "sound", "article"] as const
+export type EmbedType = (typeof EMBED_TYPES)[number]
+const EmbedTypes = Schema.Array(Schema.Literals(EMBED_TYPES)).check(Schema.isMaxLength(20))
+const Hostnames = Schema.Array(BoundedText(1, 255)).check(Schema.isMaxLength(100))
 const Text = BoundedText(1, 1024)
 
 /** Past this many hits a search stops paging: deep offsets cost a scan of everything before them. */
@@ -20,8 +25,8 @@ export const DEFAULT_HITS_PER_PAGE = 25
 /**
  * The part of GlobalSearchMessagesRequest (reference/schemas.md) this server
  * answers: words, phrases, authors, channels, the guild (`context_guild_id`),
- * mentions, pinned, kinds of content (`has`), an id range (`min_id`/`max_id`,
- * i.e. after/before), ordering and pages.
+ * mentions, pinned, kinds of content (`has`), embed types, link hostnames, an
+ * id range (`min_id`/`max_id`, i.e. after/before), ordering and pages.
  */
 export const SearchMessagesRequest = Schema.Struct({
   hits_per_page: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 25 }))),
@@ -41,6 +46,10 @@ export const SearchMessagesRequest = Schema.Struct({
   pinned: Schema.optional(Schema.Boolean),
   has: Schema.optional(Has),
   exclude_has: Schema.optional(Has),
+  embed_type: Schema.optional(EmbedTypes),
+  exclude_embed_type: Schema.optional(EmbedTypes),
+  link_hostname: Schema.optional(Hostnames),
+  exclude_link_hostname: Schema.optional(Hostnames),
   sort_by: Schema.optional(Schema.Literals(["timestamp", "relevance"])),
   sort_order: Schema.optional(Schema.Literals(["asc", "desc"])),
   context_guild_id: Schema.optional(Snowflake)

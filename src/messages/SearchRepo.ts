@@ -4,13 +4,16 @@ import type { Fragment } from "effect/sql/Statement"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/StoredMessages.ts"
 import { idArray } from "./MentionsRepo.ts"
 import type { MessageResponse } from "./Schemas.ts"
-import type { HasKind, SearchMessagesRequest } from "./SearchApi.ts"
+import type { EmbedType, HasKind, SearchMessagesRequest } from "./SearchApi.ts"
 
 /** Hits counted at most: past it `total` says "at least this many", and the count stays one bounded scan. */
 const MAX_COUNTED = 10_000
 
 /** The text search expression of the index messages_content_search (schema/0024): the query must repeat it exactly. */
 const DOCUMENT = "to_tsvector('simple'::regconfig, m.content)"
+/** The expression and predicate of the index messages_link_hostnames (schema/0026), repeated to use it. */
+const LINKED = "(m.content ~* 'https?://' OR m.embeds <> '[]'::jsonb)"
+const HOSTNAMES = "message_link_hostnames(m.content, m.embeds)"
 
 export interface SearchPage {
   readonly messages: ReadonlyArray<MessageResponse>
@@ -33,6 +36,16 @@ export class SearchRepo extends Context.Service<SearchRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const document = sql.literal(DOCUMENT)
+
+      /** Any embed of one of `types` (the embed's own type), through messages_embed_types (schema/0026). */
+      const embedOfType = (types: ReadonlyArray<EmbedType>): Fragment =>
+        sql`(m.embeds <> '[]'::jsonb AND (${sql.or(types.map((type) => sql`m.embeds @> ${JSON.stringify([{ type }])}::jsonb`))}))`
+
+      /** A link to any of `hostnames` (compared lower-cased, as the index keeps them). */
+      const linkTo = (hostnames: ReadonlyArray<string>): Fragment =>
+        sql`(${sql.literal(LINKED)} AND ${sql.literal(HOSTNAMES)} && ARRAY[${
+          sql.join(", ", false)(hostnames.map((h) => sql`${h.toLowerCase()}`))
+        }]::text[])`
 
       const hasCondition = (kind: HasKind): Fragment => {
         switch (kind) {
@@ -91,7 +104,15 @@ export class SearchRepo extends Context.Service<SearchRepo, {
             ...(r.mention_everyone === undefined ? [] : [sql`m.mention_everyone = ${r.mention_everyone}`]),
             ...(r.pinned === undefined ? [] : [sql`m.pinned = ${r.pinned}`]),
             ...(r.has ?? []).map(hasCondition),
-            ...(r.exclude_has ?? []).map((kind) => sql`NOT (${hasCondition(kind)})`)
+            ...(r.exclude_has ?? []).map((kind) => sql`NOT (${hasCondition(kind)})`),
+            ...(r.embed_type === undefined || r.embed_type.length === 0 ? [] : [embedOfType(r.embed_type)]),
+            ...(r.exclude_embed_type === undefined || r.exclude_embed_type.length === 0
+              ? []
+              : [sql`NOT ${embedOfType(r.exclude_embed_type)}`]),
+            ...(r.link_hostname === undefined || r.link_hostname.length === 0 ? [] : [linkTo(r.link_hostname)]),
+            ...(r.exclude_link_hostname === undefined || r.exclude_link_hostname.length === 0
+              ? []
+              : [sql`NOT ${linkTo(r.exclude_link_hostname)}`])
           ]
           const where = sql.and(conditions)
           const direction = sql.literal(r.sort_order === "asc" ? "ASC" : "DESC")

@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { type Reply, TestApi } from "../support/Api.ts"
+import { field, type Reply, TestApi } from "../support/Api.ts"
 
 export type User = { readonly token: string; readonly userId: string }
 
@@ -16,3 +16,7 @@ export const ok = (reply: Reply, status = 200) => {
   assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
   return reply.body
 }
+
+/** The DM channel between the two users (opened by `from`): its id. */
+export const openDm = (from: User, to: User) =>
+  Effect.map(request("POST", "/users/@me/channels", from.token, { recipient_id: to.userId }), (reply) => field(ok(reply), "id"))

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { unreadMassMentions } from "../../../src/messages/MassMentions.ts"
 import { visibleChannel } from "../ChannelAccess.ts"
 import { unchanged, write } from "../Operations.ts"
 
@@ -13,22 +14,32 @@ const Ack = Schema.Struct({
 type Ack = typeof Ack.Type
 
 /**
- * Stores how far the user read the channel. Without a count from the client,
- * the unread mentions are the messages after the acked one that ping the user
- * (and were not dismissed): a range of the channel's key, checked against the
- * mention index, so an ack costs the unread part of one channel.
+ * Stores how far the user read the channel. The stored count is of direct
+ * mentions; role and @everyone mentions after the acked message are added when
+ * read states are read (src/messages/MassMentions.ts). Without a count from the
+ * client, the unread direct mentions are the messages after the acked one that
+ * ping the user (and were not dismissed): a range of the channel's key, checked
+ * against the mention index, so an ack costs the unread part of one channel. A
+ * client's count is of every kind of mention, so the mass mentions counted on
+ * read are taken off it here, for the reader to see the client's number.
  */
 export const storeAck = (userId: string, ack: Ack) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.asVoid(sql`
-      INSERT INTO read_states (user_id, channel_id, last_message_id, mention_count, updated_at)
-      VALUES (${userId}, ${ack.channelId}, ${ack.messageId}, COALESCE(${ack.mentionCount ?? null}::integer, (
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const count = ack.mentionCount === undefined
+      ? sql`(
         SELECT count(*)::integer FROM messages m
         WHERE m.channel_id = ${ack.channelId} AND m.id > ${ack.messageId} AND m.mention_user_ids <> '{}'
           AND m.mention_user_ids @> ARRAY[${userId}::bigint] AND m.author_id <> ${userId}
-          AND NOT EXISTS (SELECT 1 FROM mention_dismissals d WHERE d.user_id = ${userId} AND d.message_id = m.id))), now())
+          AND NOT EXISTS (SELECT 1 FROM mention_dismissals d WHERE d.user_id = ${userId} AND d.message_id = m.id))`
+      : sql`greatest(${ack.mentionCount}::integer - ${
+        unreadMassMentions(sql, userId, sql`${ack.channelId}::bigint`, sql`${ack.messageId}::bigint`)
+      }, 0)`
+    return Effect.asVoid(sql`
+      INSERT INTO read_states (user_id, channel_id, last_message_id, mention_count, updated_at)
+      VALUES (${userId}, ${ack.channelId}, ${ack.messageId}, ${count}, now())
       ON CONFLICT (user_id, channel_id) DO UPDATE SET last_message_id = EXCLUDED.last_message_id,
-        mention_count = EXCLUDED.mention_count, updated_at = now()`))
+        mention_count = EXCLUDED.mention_count, updated_at = now()`)
+  })
 
 /**
  * POST /channels/{id}/messages/{id}/ack and POST /read-states/ack-bulk (the

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { invalidField, missingPermissions } from "../../../src/http/Errors.ts"
+import { type BadRequest, invalidField, missingPermissions } from "../../../src/http/Errors.ts"
 import { MessageResponse } from "../../../src/messages/Schemas.ts"
 import { visibleChannel } from "../ChannelAccess.ts"
 import { channelPermissions } from "../ChannelPermissions.ts"
@@ -7,6 +7,21 @@ import { existingMessage, isEmpty, messagesOf } from "../MessageAccess.ts"
 import { deleteMessages, entryOf, updateMessage } from "../MessageRows.ts"
 import { write } from "../Operations.ts"
 import { has, Permission } from "../Permissions.ts"
+
+/**
+ * The message without one of its attachments, and whether that leaves it with
+ * nothing (it is then deleted rather than kept empty). Guild and DM channels alike.
+ */
+export const withoutAttachment = (
+  before: MessageResponse,
+  attachmentId: string
+): Effect.Effect<{ readonly after: MessageResponse; readonly gone: boolean }, BadRequest> => {
+  if (!before.attachments.some((a) => a.id === attachmentId)) {
+    return Effect.fail(invalidField("attachment_id", "ATTACHMENT_ID_NOT_FOUND_IN_MESSAGE", "Not an attachment of the message"))
+  }
+  const after: MessageResponse = { ...before, attachments: before.attachments.filter((a) => a.id !== attachmentId) }
+  return Effect.succeed({ after, gone: isEmpty(after) })
+}
 
 /**
  * DELETE /channels/{id}/messages/{message_id}/attachments/{attachment_id}:
@@ -26,12 +41,8 @@ export const deleteAttachment = write(
       if (!own && !has(channelPermissions(state, context.actorId, channel, context.now), Permission.MANAGE_MESSAGES)) {
         return yield* missingPermissions()
       }
-      if (!before.attachments.some((a) => a.id === attachmentId)) {
-        return yield* invalidField("attachment_id", "ATTACHMENT_ID_NOT_FOUND_IN_MESSAGE", "Not an attachment of the message")
-      }
-      const after: MessageResponse = { ...before, attachments: before.attachments.filter((a) => a.id !== attachmentId) }
+      const { after, gone } = yield* withoutAttachment(before, attachmentId)
       const inWindow = messages.window.find(BigInt(messageId)) !== undefined
-      const gone = isEmpty(after)
       const window = !inWindow
         ? messages.window
         : gone

@@ -28,8 +28,8 @@ const withMessages = (state: GuildState, channelId: string, messages: ChannelMes
   channelMessages: state.channelMessages.with(channelId, messages)
 })
 
-/** The attachments an edit keeps: those it lists, each of the message. */
-const keptAttachments = (before: MessageResponse, listed: MessageUpdateRequest["attachments"]) =>
+/** The attachments an edit keeps: those it lists, each of the message. Guild and DM channels alike. */
+export const keptAttachments = (before: MessageResponse, listed: MessageUpdateRequest["attachments"]) =>
   Effect.gen(function*() {
     if (listed === undefined) return before.attachments
     const ids = listed.map((a) => String(a.id))
@@ -42,6 +42,12 @@ const keptAttachments = (before: MessageResponse, listed: MessageUpdateRequest["
     }
     return before.attachments.filter((a) => ids.includes(a.id))
   })
+
+/** A forward's text and embeds are the forwarded message's: they stay as they are. Guild and DM channels alike. */
+export const checkSnapshotEdit = (before: MessageResponse, patch: MessageUpdateRequest): Effect.Effect<void, BadRequest> =>
+  before.message_snapshots !== undefined && (patch.content !== undefined || patch.embeds !== undefined)
+    ? Effect.fail(invalidField("content", "MESSAGES_WITH_SNAPSHOTS_CANNOT_BE_EDITED", "A forward cannot be edited"))
+    : Effect.void
 
 /**
  * PATCH /channels/{id}/messages/{message_id}: the author edits their message;
@@ -65,9 +71,7 @@ export const editMessage = write(
         return yield* new Forbidden({ code: "CANNOT_EDIT_OTHER_USER_MESSAGE", message: "Cannot edit another user's message" })
       }
       if (!flagsOnly && silenced(state, context.actorId, context.now)) return yield* communicationDisabled()
-      if (before.message_snapshots !== undefined && (patch.content !== undefined || patch.embeds !== undefined)) {
-        return yield* invalidField("content", "MESSAGES_WITH_SNAPSHOTS_CANNOT_BE_EDITED", "A forward cannot be edited")
-      }
+      yield* checkSnapshotEdit(before, patch)
       const content = patch.content === undefined ? before.content : patch.content ?? ""
       const embeds = patch.embeds === undefined ? before.embeds : yield* embedsFor(patch.embeds, permissions)
       const attachments = yield* keptAttachments(before, patch.attachments)

@@ -5,7 +5,6 @@ import {
   MessageAttachmentResponse,
   MessageReferenceType,
   MessageResponse,
-  type MessageSnapshotResponse,
   MessageType,
   ReferencedMessage,
   withoutReferenced
@@ -19,7 +18,7 @@ import {
   slowmodeWait,
   unknownMessage
 } from "../MessageAccess.ts"
-import { checkShape, embedsFor, mentionsIn, sendableFlags, stickersFor } from "../MessageDraft.ts"
+import { checkShape, embedsFor, mentionsIn, sendableFlags, snapshotOf, stickersFor } from "../MessageDraft.ts"
 import { entryOf, messageRow } from "../MessageRows.ts"
 import { appended, type ChannelMessages } from "../MessageWindow.ts"
 import { unchanged, write } from "../Operations.ts"
@@ -52,19 +51,6 @@ const sentWithNonce = (messages: ChannelMessages, authorId: string, nonce: strin
   }
   return undefined
 }
-
-const snapshotOf = (m: MessageResponse): MessageSnapshotResponse => ({
-  content: m.content,
-  timestamp: m.timestamp,
-  edited_timestamp: m.edited_timestamp,
-  mentions: m.mentions.map((u) => u.id),
-  mention_roles: m.mention_roles,
-  embeds: m.embeds,
-  attachments: m.attachments,
-  stickers: m.stickers ?? [],
-  type: m.type,
-  flags: m.flags
-})
 
 /**
  * The message a reference names. A reply answers a message of its own
