@@ -34,7 +34,9 @@
 //   BENCH_SERVER_URL (measure an already running server on loopback instead of booting
 //   one, e.g. the cluster of ops/cluster.sh),
 //   BENCH_BARE_ONLY=1 (measure the bare server alone: a check of the harness; writes JSON
-//   only when BENCH_RESULTS is set).
+//   only when BENCH_RESULTS is set), BENCH_WRITES_ONLY=1 (step 4 without the gateway: the
+//   member and message targets alone, for working on the write path; writes JSON only when
+//   BENCH_RESULTS is set), BENCH_PROFILE_DIR (a directory for each server's V8 CPU profile).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -76,8 +78,12 @@ interface Child {
 
 const children: Array<Child> = []
 
+// BENCH_PROFILE_DIR: each server writes a V8 CPU profile there when it stops (node refuses --cpu-prof in NODE_OPTIONS).
+const profileDir = process.env["BENCH_PROFILE_DIR"]
+const profiling = profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]
+
 const startChild = (name: string, script: string, env: NodeJS.ProcessEnv): Child => {
-  const proc = spawn(NODE, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+  const proc = spawn(NODE, [...profiling, script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
   const child: Child = { name, proc, output: [], exit: undefined }
   let partial = ""
   const collect = (chunk: Buffer) => {
@@ -494,6 +500,63 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
   }
 }
 
+/** Prints the table and the targets, writes the JSON; 0 when every request succeeded. */
+const finish = (run: {
+  readonly mode: string
+  readonly load: Load
+  readonly runs: Array<Figures>
+  readonly ratios: { actorOverHealth: number; healthOverBare: number } | null
+  readonly targets: Array<Target>
+  readonly resultsPath: string | undefined
+}): number => {
+  const { load, mode, ratios, resultsPath, runs, targets } = run
+  const allClean = runs.every(clean)
+
+  const report = [
+    "",
+    `Benchmark (${mode}): ${load.rounds} round(s), ${load.connections} connections, ${load.seconds}s per target after ${load.warmupSeconds}s warm-up, loopback, ${cpus().length} CPU(s), Node ${process.version}; the load generator shares the machine.`,
+    "",
+    table(runs),
+    ""
+  ]
+  if (targets.length > 0) {
+    report.push(
+      "| target | measured | holds |",
+      "|---|---:|:---:|",
+      ...targets.map((t) => `| ${t.name} | ${t.measured} | ${t.holds ? "yes" : "**no**"} |`),
+      ""
+    )
+  }
+  if (!allClean) {
+    report.push("**Some requests failed (non-2xx, errors or timeouts): these figures do not count.**", "")
+  }
+  process.stdout.write(report.join("\n") + "\n")
+
+  if (resultsPath !== undefined) {
+    const results = {
+      date: new Date().toISOString(),
+      commit: gitCommit(),
+      mode,
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      rounds: load.rounds,
+      connections: load.connections,
+      seconds: load.seconds,
+      warmupSeconds: load.warmupSeconds,
+      runs,
+      ratios,
+      targets,
+      allTargetsHold: targets.length > 0 && allClean && targets.every((t) => t.holds),
+      allRequestsSucceeded: allClean
+    }
+    writeFileSync(resultsPath, JSON.stringify(results, null, 2) + "\n")
+    const shown = relative(process.cwd(), resultsPath)
+    process.stdout.write(`bench: figures written to ${shown.startsWith("..") ? resultsPath : shown}\n`)
+  }
+  return allClean ? 0 : 1
+}
+
 // --- main ----------------------------------------------------------------------------
 
 const main = async (): Promise<number> => {
@@ -505,8 +568,9 @@ const main = async (): Promise<number> => {
   }
   const bootSeconds = intEnv("BENCH_BOOT_SECONDS", 90, 1)
   const bareOnly = flagEnv("BENCH_BARE_ONLY")
+  const writesOnly = flagEnv("BENCH_WRITES_ONLY")
   const external = process.env["BENCH_SERVER_URL"]
-  const resultsPath = process.env["BENCH_RESULTS"] ?? (bareOnly ? undefined : join(root, "ops", "bench", "results.json"))
+  const resultsPath = process.env["BENCH_RESULTS"] ?? (bareOnly || writesOnly ? undefined : join(root, "ops", "bench", "results.json"))
   if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
 
   // Whatever happens, the run ends: two boots + every measured target + margin.
@@ -517,7 +581,11 @@ const main = async (): Promise<number> => {
     void shutdown(1)
   }, budgetSeconds * 1000).unref()
 
-  const mode = bareOnly ? "bare-only" : external !== undefined ? "external" : "embedded"
+  const mode = bareOnly ? "bare-only" : external !== undefined ? "external" : writesOnly ? "writes only" : "embedded"
+  if (writesOnly) {
+    const members = await measureMembers(bootSeconds, load)
+    return finish({ mode, load, runs: members.runs, ratios: null, targets: members.targets, resultsPath })
+  }
   let base: string | undefined
   let guild: { token: string; guildUrl: string } | undefined
   let healthBody = '{"status":"ok"}'
@@ -602,51 +670,7 @@ const main = async (): Promise<number> => {
       ...memberTargets
     ]
   }
-  const allClean = runs.every(clean)
-
-  const report = [
-    "",
-    `Benchmark (${mode}): ${load.rounds} round(s), ${load.connections} connections, ${load.seconds}s per target after ${load.warmupSeconds}s warm-up, loopback, ${cpus().length} CPU(s), Node ${process.version}; the load generator shares the machine.`,
-    "",
-    table(runs),
-    ""
-  ]
-  if (targets.length > 0) {
-    report.push(
-      "| target | measured | holds |",
-      "|---|---:|:---:|",
-      ...targets.map((t) => `| ${t.name} | ${t.measured} | ${t.holds ? "yes" : "**no**"} |`),
-      ""
-    )
-  }
-  if (!allClean) {
-    report.push("**Some requests failed (non-2xx, errors or timeouts): these figures do not count.**", "")
-  }
-  process.stdout.write(report.join("\n") + "\n")
-
-  if (resultsPath !== undefined) {
-    const results = {
-      date: new Date().toISOString(),
-      commit: gitCommit(),
-      mode,
-      node: process.version,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? null,
-      rounds: load.rounds,
-      connections: load.connections,
-      seconds: load.seconds,
-      warmupSeconds: load.warmupSeconds,
-      runs,
-      ratios,
-      targets,
-      allTargetsHold: targets.length > 0 && allClean && targets.every((t) => t.holds),
-      allRequestsSucceeded: allClean
-    }
-    writeFileSync(resultsPath, JSON.stringify(results, null, 2) + "\n")
-    const shown = relative(process.cwd(), resultsPath)
-    process.stdout.write(`bench: figures written to ${shown.startsWith("..") ? resultsPath : shown}\n`)
-  }
-  return allClean ? 0 : 1
+  return finish({ mode, load, runs, ratios, targets, resultsPath })
 }
 
 main().then(

@@ -11,7 +11,7 @@ import { Guild } from "./Protocol.ts"
 import { GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
 import { createGuild, type GuildState, viewFor } from "./State.ts"
-import { type ActorStopped, makeWriteBatches, type WritePayload } from "./WriteBatches.ts"
+import { type ActorStopped, type Delivery, makeWriteBatches, type WritePayload } from "./WriteBatches.ts"
 import type { GuildError } from "./Operations.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
@@ -34,7 +34,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       let loaded = false
       // Set by Shutdown: sessions were told the guild is unavailable, so its next load tells them it is back.
       let announceReturn = false
-      let localWrite: (write: WritePayload) => Effect.Effect<string, GuildError | ActorStopped> = () =>
+      let localWrite: (write: WritePayload, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped> = () =>
         Effect.die(new Error("not started"))
 
       const track = (next: GuildState | undefined) => {
@@ -46,7 +46,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         }
         live.guilds.set(guildId, {
           state: next,
-          write: (w) => localWrite(w),
+          write: (w, delivery) => localWrite(w, delivery),
           name: next.guild.name,
           icon: next.guild.icon,
           memberCount: next.members.size,
@@ -126,7 +126,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         // Writes are decided one after another, in the order they arrive, and committed in
         // batches (WriteBatches.ts); the handler only queues its write and waits for the commit.
         // A write left when the actor stops is the engine's to deliver again: this handler is interrupted too.
-        Write: ({ payload }) => writeBatched(payload).pipe(Effect.catchTag("ActorStopped", () => Effect.interrupt), Rpc.fork),
+        // A message may be a redelivery: its operation id is looked up.
+        Write: ({ payload }) => writeBatched(payload, { fresh: false }).pipe(Effect.catchTag("ActorStopped", () => Effect.interrupt), Rpc.fork),
 
         // Reads run concurrently with everything; in this process they skip the mailbox (src/guilds/Actors.ts).
         View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),

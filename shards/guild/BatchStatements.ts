@@ -1,6 +1,29 @@
 import { Effect } from "effect"
-import type { SqlClient, SqlError } from "effect/sql"
+import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import type { Decision, RowSink, SqlValue } from "./Operations.ts"
+
+type Rows = ReadonlyArray<ReadonlyArray<SqlValue>>
+type Batched = Pick<Decision<unknown>, "rows" | "persist">
+
+/** Runs a sink's statements for `rows`, in order. */
+export const writeRows = (sink: RowSink, guildId: string, rows: Rows): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.forEach(sink.statements(sql, guildId, rows), (part) => sql`${part}`, { discard: true }))
+
+/** Each sink's rows of `decisions`: at most one per key, the last one, in the order of the writes. */
+const gather = (decisions: ReadonlyArray<Pick<Decision<unknown>, "rows">>) => {
+  const bySink = new Map<RowSink, Map<string, ReadonlyArray<SqlValue>>>()
+  for (const { rows } of decisions) {
+    for (const row of rows ?? []) {
+      const forSink = bySink.get(row.sink) ?? new Map<string, ReadonlyArray<SqlValue>>()
+      // Deleted first so the row takes its place at the end: the order of rows is the order of writes.
+      forSink.delete(row.key)
+      forSink.set(row.key, row.values)
+      bySink.set(row.sink, forSink)
+    }
+  }
+  return bySink
+}
 
 /**
  * The statements of a batch's decisions, in their order, with their batched
@@ -9,29 +32,36 @@ import type { Decision, RowSink, SqlValue } from "./Operations.ts"
  * what the writes before it wrote: a message created and deleted in the same
  * batch is inserted before it is deleted, not after.
  */
-export const writeDecisions = (
-  guildId: string,
-  decisions: ReadonlyArray<Pick<Decision<unknown>, "rows" | "persist">>
-): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+export const writeDecisions = (guildId: string, decisions: ReadonlyArray<Batched>): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    let pending = new Map<RowSink, Map<string, ReadonlyArray<SqlValue>>>()
-    const flush = Effect.suspend(() => {
-      const sinks = pending
-      pending = new Map()
-      return Effect.forEach(sinks, ([sink, rows]) => sink.writeAll(guildId, [...rows.values()]), { discard: true })
-    })
-    for (const { rows, persist } of decisions) {
-      if (persist !== undefined) {
-        yield* flush
-        yield* persist
-      }
-      for (const row of rows ?? []) {
-        const forSink = pending.get(row.sink) ?? new Map<string, ReadonlyArray<SqlValue>>()
-        // Deleted first so the row takes its place at the end: the order of rows is the order of writes.
-        forSink.delete(row.key)
-        forSink.set(row.key, row.values)
-        pending.set(row.sink, forSink)
-      }
+    let since = 0
+    const flush = (end: number) =>
+      Effect.suspend(() => {
+        const rows = gather(decisions.slice(since, end))
+        since = end
+        return Effect.forEach(rows, ([sink, values]) => writeRows(sink, guildId, [...values.values()]), { discard: true })
+      })
+    for (const [index, { persist }] of decisions.entries()) {
+      if (persist === undefined) continue
+      yield* flush(index)
+      yield* persist
     }
-    yield* flush
+    yield* flush(decisions.length)
   })
+
+/**
+ * The parts of one statement that writes the batch's rows, when one can:
+ * no decision has statements of its own and all rows go to one sink. (Parts
+ * of one statement share a snapshot, so rows of two sinks, a message and a
+ * reaction to it, could not see each other.) Undefined: `writeDecisions`.
+ */
+export const rowsInOneStatement = (
+  sql: SqlClient.SqlClient,
+  guildId: string,
+  decisions: ReadonlyArray<Batched>
+): ReadonlyArray<Statement.Fragment> | undefined => {
+  if (decisions.some((d) => d.persist !== undefined)) return undefined
+  const bySink = gather(decisions)
+  if (bySink.size > 1) return undefined
+  return [...bySink].flatMap(([sink, rows]) => sink.statements(sql, guildId, [...rows.values()]))
+}

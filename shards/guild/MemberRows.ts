@@ -83,16 +83,16 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
  */
 export const memberRows: RowSink = {
   name: "guild_members",
-  writeAll: (guildId, rows) =>
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.asVoid(sql`UPDATE guild_members AS m SET
+  statements: (sql, guildId, rows) => [
+    sql`UPDATE guild_members AS m SET
           nick = v.nick, roles = v.roles::bigint[], mute = v.mute::boolean, deaf = v.deaf::boolean,
           communication_disabled_until = v.timeout::timestamptz, avatar = v.avatar, banner = v.banner,
           accent_color = v.accent_color::integer, profile_flags = v.profile_flags::integer, bio = v.bio, pronouns = v.pronouns,
           temporary = m.temporary AND cardinality(v.roles::bigint[]) = 0
         FROM (VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))})
           AS v(user_id, nick, roles, mute, deaf, timeout, avatar, banner, accent_color, profile_flags, bio, pronouns)
-        WHERE m.guild_id = ${guildId} AND m.user_id = v.user_id::bigint`))
+        WHERE m.guild_id = ${guildId} AND m.user_id = v.user_id::bigint`
+  ]
 }
 
 /** The member's row after an update, for `memberRows`. */

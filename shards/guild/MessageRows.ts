@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { MessageResponse } from "../../src/messages/Schemas.ts"
+import { writeRows } from "./BatchStatements.ts"
 import { type ChannelMessages, MessageWindow, WINDOW_SIZE, type WindowEntry } from "./MessageWindow.ts"
 import type { RowSink, RowWrite, SqlValue } from "./Operations.ts"
 import { SharedMap } from "./SharedMap.ts"
@@ -38,13 +39,13 @@ const messageValues = (guildId: string | null, m: MessageResponse): ReadonlyArra
  */
 export const messageInserts: RowSink = {
   name: "messages",
-  writeAll: (_guildId, rows) =>
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.asVoid(sql`
+  statements: (sql, _guildId, rows) => [
+    sql`
         INSERT INTO messages (channel_id, id, guild_id, author_id, type, flags, content, tts, mention_everyone,
           mention_user_ids, mention_role_ids, embeds, attachments, stickers, reference_channel_id, reference_message_id,
           reference_guild_id, reference_type, snapshots, nonce, created_at)
-        VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))}`))
+        VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))}`
+  ]
 }
 
 /** A new message of the guild's channel (guild null: a DM), for `messageInserts`. */
@@ -56,7 +57,7 @@ export const messageRow = (guildId: string | null, m: MessageResponse): RowWrite
 
 /** Stores a new message at once (outside a batch). */
 export const insertMessage = (guildId: string | null, m: MessageResponse) =>
-  messageInserts.writeAll(guildId ?? "", [messageValues(guildId, m)])
+  writeRows(messageInserts, guildId ?? "", [messageValues(guildId, m)])
 
 /**
  * Writes what an edit may change. Only these columns: an edit of a message

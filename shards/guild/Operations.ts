@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { SqlClient, SqlError } from "effect/sql"
+import type { SqlClient, SqlError, Statement } from "effect/sql"
 import type { BadRequest, Forbidden, NotFound } from "../../src/http/Errors.ts"
 import type { GuildState } from "./State.ts"
 
@@ -49,15 +49,18 @@ export interface GuildEvent {
 export type SqlValue = string | number | boolean | null
 
 /**
- * A statement that writes the rows of many writes at once: a batch hands it
- * every row its writes left for it, at most one per key, the last one.
+ * Statements that write the rows of many writes at once: a batch hands them
+ * every row its writes left for the sink, at most one per key, the last one.
+ * They run in order, or as the parts of the batch's one statement when the
+ * batch writes nothing else (BatchStatements.ts).
  */
 export interface RowSink {
   readonly name: string
-  readonly writeAll: (
+  readonly statements: (
+    sql: SqlClient.SqlClient,
     guildId: string,
     rows: ReadonlyArray<ReadonlyArray<SqlValue>>
-  ) => Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+  ) => ReadonlyArray<Statement.Fragment>
 }
 
 /** One row of a write for `sink`; a later row of the same key in the batch replaces it. */

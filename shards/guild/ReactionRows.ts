@@ -25,13 +25,12 @@ const valuesOf = (sql: SqlClient.SqlClient, rows: ReadonlyArray<ReadonlyArray<Sq
  */
 export const reactionRows: RowSink = {
   name: "message_reactions",
-  writeAll: (_guildId, rows) =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const added = rows.filter((r) => r[8] !== REMOVED).map((r) => [...r.slice(0, 8), String(r[8] === ADDED)])
-      const removed = rows.filter((r) => r[8] === REMOVED).map((r) => r.slice(0, 4))
-      if (added.length > 0) {
-        yield* sql`INSERT INTO message_reactions (channel_id, message_id, emoji_key, user_id, emoji_id, emoji_name, animated, created_at)
+  statements: (sql, _guildId, rows) => {
+    const added = rows.filter((r) => r[8] !== REMOVED).map((r) => [...r.slice(0, 8), String(r[8] === ADDED)])
+    const removed = rows.filter((r) => r[8] === REMOVED).map((r) => r.slice(0, 4))
+    return [
+      ...(added.length === 0 ? [] : [
+        sql`INSERT INTO message_reactions (channel_id, message_id, emoji_key, user_id, emoji_id, emoji_name, animated, created_at)
           SELECT v.channel_id::bigint, v.message_id::bigint, v.emoji_key, v.user_id::bigint, v.emoji_id::bigint, v.emoji_name,
                  v.animated::boolean, v.created_at::timestamptz
           FROM (VALUES ${valuesOf(sql, added)})
@@ -39,13 +38,14 @@ export const reactionRows: RowSink = {
           WHERE v.in_window::boolean OR EXISTS (
             SELECT 1 FROM messages m WHERE m.channel_id = v.channel_id::bigint AND m.id = v.message_id::bigint)
           ON CONFLICT DO NOTHING`
-      }
-      if (removed.length > 0) {
-        yield* sql`DELETE FROM message_reactions r USING (VALUES ${valuesOf(sql, removed)}) AS v(channel_id, message_id, emoji_key, user_id)
+      ]),
+      ...(removed.length === 0 ? [] : [
+        sql`DELETE FROM message_reactions r USING (VALUES ${valuesOf(sql, removed)}) AS v(channel_id, message_id, emoji_key, user_id)
           WHERE r.channel_id = v.channel_id::bigint AND r.message_id = v.message_id::bigint AND r.emoji_key = v.emoji_key
             AND r.user_id = v.user_id::bigint`
-      }
-    })
+      ])
+    ]
+  }
 }
 
 /** `userId`'s reaction with `emoji` on a message, added (at `now`) or removed. */

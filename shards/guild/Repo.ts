@@ -11,7 +11,7 @@ import { withReactionsAndPins } from "./ReactionRows.ts"
 import type { WriteContext } from "./Operations.ts"
 import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildSettings, GuildState } from "./State.ts"
-import { writeDecisions } from "./BatchStatements.ts"
+import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
 
 /** What the actor knows of a write it commits. */
 export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "reason" | "now">
@@ -101,22 +101,32 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         })).pipe(Effect.orDie)
 
       // A batch's rows, then all its audit entries and all its operation records in one
-      // statement each: round trips, not rows, are what a batch costs.
-      const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* Effect.provideService(writeDecisions(guildId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
-          const audit = writes.flatMap(({ write, decision }) =>
-            decision.audit.map((entry, i) =>
-              sql`(${(BigInt(write.operationId) + BigInt(i)).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType},
-                   ${entry.targetId}, ${write.reason}, ${JSON.stringify(entry.changes)}::jsonb,
-                   ${entry.options === undefined ? null : JSON.stringify(entry.options)}::jsonb, ${new Date(write.now).toISOString()})`))
-          if (audit.length > 0) {
-            yield* sql`INSERT INTO guild_audit_log_entries (id, guild_id, user_id, action_type, target_id, reason, changes, options, created_at)
-                       VALUES ${sql.csv(audit)}`
-          }
-          const operations = writes.map(({ write, decision }) => sql`(${write.operationId}, ${guildId}, ${decision.reply}::jsonb)`)
-          yield* sql`INSERT INTO actor_operations (operation_id, entity_id, result) VALUES ${sql.csv(operations)}`
+      // statement each: round trips, not rows, are what a batch costs. A batch of one kind of
+      // row (a burst of member updates, of messages) is one statement, its own transaction.
+      const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>) => {
+        const decisions = writes.map((w) => w.decision)
+        const entries = writes.flatMap(({ write, decision }) =>
+          decision.audit.map((entry, i) =>
+            sql`(${(BigInt(write.operationId) + BigInt(i)).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType},
+                 ${entry.targetId}, ${write.reason}, ${JSON.stringify(entry.changes)}::jsonb,
+                 ${entry.options === undefined ? null : JSON.stringify(entry.options)}::jsonb, ${new Date(write.now).toISOString()})`))
+        const audit = entries.length === 0 ? [] : [
+          sql`INSERT INTO guild_audit_log_entries (id, guild_id, user_id, action_type, target_id, reason, changes, options, created_at)
+              VALUES ${sql.csv(entries)}`
+        ]
+        const operations = sql`INSERT INTO actor_operations (operation_id, entity_id, result)
+          VALUES ${sql.csv(writes.map(({ write, decision }) => sql`(${write.operationId}, ${guildId}, ${decision.reply}::jsonb)`))}`
+        const rows = rowsInOneStatement(sql, guildId, decisions)
+        if (rows !== undefined) {
+          const parts = [...rows, ...audit].map((part, i) => sql`${sql.literal(`part${i}`)} AS (${part})`)
+          return Effect.asVoid(parts.length === 0 ? operations : sql`WITH ${sql.csv(parts)} ${operations}`)
+        }
+        return sql.withTransaction(Effect.gen(function*() {
+          yield* Effect.provideService(writeDecisions(guildId, decisions), SqlClient.SqlClient, sql)
+          for (const statement of audit) yield* statement
+          yield* operations
         }))
+      }
 
       const operationResults = (operationIds: ReadonlyArray<string>) =>
         sql<{ operation_id: string; result: unknown }>`

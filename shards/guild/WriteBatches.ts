@@ -17,7 +17,16 @@ export interface DecidedWrite {
   readonly decision: Executed
 }
 
-interface Pending {
+/**
+ * How a write reached the actor. A fresh one is delivered for the first time,
+ * under an operation id made for it in this process: nothing can have stored
+ * a result under that id, so the batch does not ask Postgres.
+ */
+export interface Delivery {
+  readonly fresh: boolean
+}
+
+interface Pending extends Delivery {
   readonly write: WritePayload
   readonly done: Deferred.Deferred<string, GuildError | ActorStopped>
 }
@@ -30,6 +39,8 @@ interface Pending {
 export class ActorStopped extends Data.TaggedError("ActorStopped") {}
 
 const conflict = () => new BadRequest({ code: "CONFLICT", message: "The change conflicts with what is stored" })
+
+const noResults: ReadonlyMap<string, unknown> = new Map()
 
 /** Writes one batch commits at most: a bound on one transaction's size. */
 const MAX_BATCH = 256
@@ -54,7 +65,7 @@ export const makeWriteBatches = (actor: {
   readonly committed: (next: GuildState | undefined, writes: ReadonlyArray<DecidedWrite>) => Effect.Effect<void>
   /** Held while a batch runs: whatever else changes the state waits for it. */
   readonly lock: Semaphore.Semaphore
-}): Effect.Effect<(write: WritePayload) => Effect.Effect<string, GuildError | ActorStopped>, never, Scope.Scope> =>
+}): Effect.Effect<(write: WritePayload, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const queue = yield* Queue.unbounded<Pending>()
     // Writes not answered yet. When the actor stops, the worker is interrupted first (it was
@@ -66,7 +77,8 @@ export const makeWriteBatches = (actor: {
     /** Decides `writes` in order from the current state; what failed to decide is answered at once. */
     const decideAll = (writes: ReadonlyArray<Pending>) =>
       Effect.gen(function*() {
-        const stored = yield* actor.storedResults(writes.map((p) => p.write.operationId))
+        const replayable = writes.filter((p) => !p.fresh).map((p) => p.write.operationId)
+        const stored = replayable.length === 0 ? noResults : yield* actor.storedResults(replayable)
         let state = yield* actor.current
         let gone = false
         const decided: Array<DecidedWrite & { readonly done: Pending["done"] }> = []
@@ -148,9 +160,9 @@ export const makeWriteBatches = (actor: {
     )
     yield* Effect.forkScoped(worker)
 
-    return (write: WritePayload) =>
+    return (write: WritePayload, { fresh }: Delivery) =>
       Effect.flatMap(Deferred.make<string, GuildError | ActorStopped>(), (done) => {
-        const pending = { write, done }
+        const pending = { write, done, fresh }
         open.add(pending)
         return Effect.andThen(Queue.offer(queue, pending), Deferred.await(done)).pipe(
           Effect.ensuring(Effect.sync(() => open.delete(pending)))

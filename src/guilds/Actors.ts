@@ -129,7 +129,8 @@ export class Actors extends Context.Service<Actors, {
         const call = published === undefined
           ? remote
           // The actor stopped before answering: its mailbox starts it again, and the operation id keeps the write single.
-          : Effect.catchTag(published.write(payload), "ActorStopped", () => remote)
+          // A durable job's own operation id may have committed before; an id made just now cannot have.
+          : Effect.catchTag(published.write(payload, { fresh: by.operationId === undefined }), "ActorStopped", () => remote)
         return bounded(call)
       }
       const write: Actors["Service"]["write"] = (guildId, definition, fields, by) =>

@@ -16,13 +16,18 @@ const nickChange = (operationId: string, nick: string): WritePayload => ({
 })
 
 /** Batches whose commit waits for `release` (or forever), recording what it was given. */
-const batches = (release?: Deferred.Deferred<void>) =>
+const batches = (release?: Deferred.Deferred<void>, stored: ReadonlyMap<string, unknown> = new Map()) =>
   Effect.gen(function*() {
     const committed: Array<string> = []
+    const asked: Array<string> = []
     const write = yield* makeWriteBatches({
       guildId: "100",
       current: Effect.succeed(state),
-      storedResults: () => Effect.succeed(new Map()),
+      storedResults: (ids) =>
+        Effect.sync(() => {
+          asked.push(...ids)
+          return new Map([...stored].filter(([id]) => ids.includes(id)))
+        }),
       commit: (writes) =>
         Effect.andThen(
           release === undefined ? Effect.never : Deferred.await(release),
@@ -33,16 +38,19 @@ const batches = (release?: Deferred.Deferred<void>) =>
       committed: () => Effect.void,
       lock: Semaphore.makeUnsafe(1)
     })
-    return { write, committed }
+    return { write, committed, asked }
   })
+
+const fresh = { fresh: true }
+const redelivered = { fresh: false }
 
 describe("write batches", () => {
   it.effect("answer each write after its batch commits", () =>
     Effect.gen(function*() {
       const release = yield* Deferred.make<void>()
       const { write, committed } = yield* batches(release)
-      const first = yield* Effect.forkChild(write(nickChange("10", "a")))
-      const second = yield* Effect.forkChild(write(nickChange("11", "b")))
+      const first = yield* Effect.forkChild(write(nickChange("10", "a"), fresh))
+      const second = yield* Effect.forkChild(write(nickChange("11", "b"), fresh))
       yield* Effect.yieldNow
       assert.deepStrictEqual(committed, [])
       yield* Deferred.succeed(release, undefined)
@@ -55,7 +63,7 @@ describe("write batches", () => {
     Effect.gen(function*() {
       const scope = yield* Scope.make()
       const { write } = yield* Scope.provide(batches(), scope)
-      const waiting = yield* Effect.forkChild(write(nickChange("12", "c")))
+      const waiting = yield* Effect.forkChild(write(nickChange("12", "c"), fresh))
       yield* Effect.yieldNow
       yield* Scope.close(scope, Exit.void)
       const exit = yield* Fiber.await(waiting)
@@ -65,4 +73,19 @@ describe("write batches", () => {
         assert.isTrue(Option.isSome(error) && error.value instanceof ActorStopped)
       }
     }))
+
+  it.effect("only a redelivered write is looked up, and one that committed before is answered its stored result", () =>
+    Effect.gen(function*() {
+      const release = yield* Deferred.make<void>()
+      const { write, committed, asked } = yield* batches(release, new Map([["20", { nick: "stored" }]]))
+      yield* Deferred.succeed(release, undefined)
+      const replayed = yield* write(nickChange("20", "again"), redelivered)
+      const newOne = yield* write(nickChange("21", "new"), fresh)
+      const retried = yield* write(nickChange("22", "retried"), redelivered)
+      assert.deepStrictEqual(asked, ["20", "22"])
+      assert.strictEqual(JSON.parse(replayed).nick, "stored")
+      assert.strictEqual(JSON.parse(newOne).nick, "new")
+      assert.strictEqual(JSON.parse(retried).nick, "retried")
+      assert.deepStrictEqual(committed, ["21", "22"])
+    }).pipe(Effect.scoped))
 })
