@@ -2,13 +2,13 @@ import { Context, Layer } from "effect"
 import type { Effect } from "effect"
 import type { GuildError } from "./guild/Operations.ts"
 import type { GuildState } from "./guild/State.ts"
-import type { ActorStopped, Delivery, WritePayload } from "./guild/WriteBatches.ts"
+import type { ActorStopped, CommittedWrite, Delivery } from "./guild/WriteBatches.ts"
 
 /** One live guild actor: the state it published after its last committed change, and what the stats show. */
 export interface LiveGuild {
   readonly state: GuildState
   /** Queues a write for the actor's next batch, as its Write handler does. */
-  readonly write: (write: WritePayload, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped>
+  readonly write: (write: CommittedWrite, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped>
   readonly name: string
   readonly icon: string | null
   readonly memberCount: number

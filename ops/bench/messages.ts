@@ -70,8 +70,12 @@ const makeChannels = async <F>(tools: BenchTools<F>, guildUrl: string, count: nu
   return ids
 }
 
-/** The three message targets and the raw insert rate, measured back to back. */
-export const measureMessages = async <F extends { readonly requestsPerSecond: number }>(
+/**
+ * Sets up the message targets (101 channels, a first message), then `round`
+ * measures the raw insert rate and the three targets back to back: run.ts
+ * runs several rounds, with health between them, and judges the median one.
+ */
+export const prepareMessages = async <F extends { readonly requestsPerSecond: number }>(
   tools: BenchTools<F>,
   server: { readonly base: string; readonly guildUrl: string; readonly databaseUrl: string; readonly ownerId: string }
 ) => {
@@ -82,24 +86,27 @@ export const measureMessages = async <F extends { readonly requestsPerSecond: nu
   await tools.callJson("send a message", "POST", `${server.base}/channels/${hot}/messages`, { content: "first" })
   let sent = 0
   const body = () => JSON.stringify({ content: `bench message ${sent++}` })
-  const insertRate = await rawInsertRate({
-    url: server.databaseUrl,
-    guildId,
-    channelId: raw,
-    authorId: server.ownerId,
-    connections: tools.connections,
-    seconds: tools.seconds
-  })
-  const hotCreate = await tools.measure("POST /channels/{id}/messages (one channel)", `${server.base}/channels/${hot}/messages`, {
-    method: "POST",
-    body
-  })
   let turn = 0
-  const spreadCreate = await tools.measure("POST /channels/{id}/messages (100 channels)", `${server.base}/channels/${hot}/messages`, {
-    method: "POST",
-    body,
-    path: () => `/channels/${spread[turn++ % spread.length]}/messages`
-  })
-  const list = await tools.measure("GET /channels/{id}/messages?limit=50", `${server.base}/channels/${hot}/messages?limit=50`, {})
-  return { insertRate, hotCreate, spreadCreate, list }
+  const round = async (tag: string) => {
+    const insertRate = await rawInsertRate({
+      url: server.databaseUrl,
+      guildId,
+      channelId: raw,
+      authorId: server.ownerId,
+      connections: tools.connections,
+      seconds: tools.seconds
+    })
+    const hotCreate = await tools.measure(`POST /channels/{id}/messages (one channel)${tag}`, `${server.base}/channels/${hot}/messages`, {
+      method: "POST",
+      body
+    })
+    const spreadCreate = await tools.measure(`POST /channels/{id}/messages (100 channels)${tag}`, `${server.base}/channels/${hot}/messages`, {
+      method: "POST",
+      body,
+      path: () => `/channels/${spread[turn++ % spread.length]}/messages`
+    })
+    const list = await tools.measure(`GET /channels/{id}/messages?limit=50${tag}`, `${server.base}/channels/${hot}/messages?limit=50`, {})
+    return { insertRate, hotCreate, spreadCreate, list }
+  }
+  return { round }
 }

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
+import type { SqlClient, SqlError } from "effect/sql"
 import { roomInGroupDms } from "../../src/dms/GroupDmLimit.ts"
 import { DmChannelType } from "../../src/dms/Schemas.ts"
 import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
@@ -41,9 +41,9 @@ export const makeDmRepo = (sql: SqlClient.SqlClient) => {
       }
     }).pipe(Effect.orDie)
 
-  const setOpen = (channelId: string, userIds: ReadonlyArray<string>, open: boolean) =>
-    userIds.length === 0 ? Effect.void : sql`
-      UPDATE dm_recipients SET is_open = ${open} WHERE channel_id = ${channelId} AND user_id IN ${sql.in(userIds)}`
+  const setOpen = (channelId: string, userIds: ReadonlyArray<string>, open: boolean): Effect.Effect<void, SqlError.SqlError> =>
+    userIds.length === 0 ? Effect.void : Effect.asVoid(sql`
+      UPDATE dm_recipients SET is_open = ${open} WHERE channel_id = ${channelId} AND user_id IN ${sql.in(userIds)}`)
 
   /** A new message is the channel's last; recipients who had closed it see it again. */
   const sent = (channelId: string, messageId: string, reopened: ReadonlyArray<string>) =>

@@ -6,12 +6,12 @@ import { invalidField, unknown } from "../../src/http/Errors.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
 import { GuildEvents, reloadEvents, shutdownEvents } from "./Events.ts"
-import { readOf } from "./operations/index.ts"
+import { readOf, writeOf } from "./operations/index.ts"
 import { Guild } from "./Protocol.ts"
-import { GuildRepo } from "./Repo.ts"
+import { type CommittedWrite, GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
 import { createGuild, type GuildState, viewFor } from "./State.ts"
-import { type ActorStopped, type Delivery, makeWriteBatches, type WritePayload } from "./WriteBatches.ts"
+import { type ActorStopped, type Delivery, makeWriteBatches } from "./WriteBatches.ts"
 import type { GuildError } from "./Operations.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
@@ -34,7 +34,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       let loaded = false
       // Set by Shutdown: sessions were told the guild is unavailable, so its next load tells them it is back.
       let announceReturn = false
-      let localWrite: (write: WritePayload, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped> = () =>
+      let localWrite: (write: CommittedWrite, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped> = () =>
         Effect.die(new Error("not started"))
 
       const track = (next: GuildState | undefined) => {
@@ -127,7 +127,15 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         // batches (WriteBatches.ts); the handler only queues its write and waits for the commit.
         // A write left when the actor stops is the engine's to deliver again: this handler is interrupted too.
         // A message may be a redelivery: its operation id is looked up.
-        Write: ({ payload }) => writeBatched(payload, { fresh: false }).pipe(Effect.catchTag("ActorStopped", () => Effect.interrupt), Rpc.fork),
+        Write: ({ payload }) => {
+          const definition = writeOf(payload.command._tag)
+          if (definition === undefined) return Effect.die(new Error(`no guild write ${payload.command._tag}`))
+          const decide: Delivery["decide"] = (s, context) => definition.execute(s, payload.command, context)
+          return writeBatched(payload, { fresh: false, decide }).pipe(
+            Effect.catchTag("ActorStopped", () => Effect.interrupt),
+            Rpc.fork
+          )
+        },
 
         // Reads run concurrently with everything; in this process they skip the mailbox (src/guilds/Actors.ts).
         View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),

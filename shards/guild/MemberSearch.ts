@@ -1,5 +1,6 @@
+import { Schema } from "effect"
 import type { GuildMemberResponse } from "../../src/guilds/Schemas.ts"
-import type { MemberSearchRequest, MemberSearchResponse, MemberSearchResult } from "../../src/members/Schemas.ts"
+import { type MemberSearchRequest, type MemberSearchResponse, MemberSearchResult } from "../../src/members/Schemas.ts"
 import { snowflakeTime } from "../../src/platform/Snowflake.ts"
 import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
 import type { GuildState } from "./State.ts"
@@ -132,7 +133,7 @@ const matcher = (request: MemberSearchRequest): ((e: Indexed) => boolean) | unde
     roles.every((roleId) => e.member.roles.includes(roleId))
 }
 
-const render = (guildId: string, e: Indexed): MemberSearchResult => ({
+const renderResult = (guildId: string, e: Indexed): MemberSearchResult => ({
   id: `${guildId}:${e.member.user.id}`,
   guild_id: guildId,
   user_id: e.member.user.id,
@@ -149,6 +150,39 @@ const render = (guildId: string, e: Indexed): MemberSearchResult => ({
   },
   is_bot: e.isBot
 })
+
+// A member's result and its JSON are made once per index: searches return the same members again and again.
+const results = new WeakMap<Indexed, MemberSearchResult>()
+const resultJsons = new WeakMap<MemberSearchResult, string>()
+const encodeResult = Schema.encodeSync(MemberSearchResult)
+
+const render = (guildId: string, e: Indexed): MemberSearchResult => {
+  let result = results.get(e)
+  if (result === undefined) {
+    result = renderResult(guildId, e)
+    results.set(e, result)
+  }
+  return result
+}
+
+const resultJson = (result: MemberSearchResult): string => {
+  let json = resultJsons.get(result)
+  if (json === undefined) {
+    json = JSON.stringify(encodeResult(result))
+    resultJsons.set(result, json)
+  }
+  return json
+}
+
+/**
+ * The JSON of a search's response, as encoding it would give: each member's
+ * part kept from the searches before, the fields around them (strings, numbers,
+ * a boolean: nothing to encode) stringified.
+ */
+export const searchResponseJson = (response: MemberSearchResponse): string => {
+  const { members, ...around } = response
+  return `{"members":[${members.map(resultJson).join(",")}],${JSON.stringify(around).slice(1)}`
+}
 
 export const DEFAULT_SEARCH_LIMIT = 25
 

@@ -1,11 +1,19 @@
-import { Effect, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import type { GuildMemberResponse } from "../../src/guilds/Schemas.ts"
-import { type BadRequest, type Forbidden, invalidField, missingPermissions, type NotFound, unknown } from "../../src/http/Errors.ts"
-import { requireMember, requirePermission } from "./Access.ts"
+import {
+  type BadRequest,
+  type Forbidden,
+  invalidField,
+  missingAccess,
+  missingPermissions,
+  type NotFound,
+  unknown
+} from "../../src/http/Errors.ts"
 import { canManageRole, outranks } from "./Hierarchy.ts"
 import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
-import { ALL_PERMISSIONS, Permission } from "./Permissions.ts"
+import { ALL_PERMISSIONS, has, Permission } from "./Permissions.ts"
 import { CHANNEL_VOICE, guildPermissions, type GuildState } from "./State.ts"
+import { permissionsAt } from "./Timeouts.ts"
 
 /**
  * A member update as the actor receives it: the request's fields after the
@@ -49,114 +57,124 @@ type UpdateError = BadRequest | Forbidden | NotFound
 
 const present = <K extends keyof MemberPatch>(patch: MemberPatch, key: K): boolean => patch[key] !== undefined
 
-/** Fails with 403 unless `actorId` outranks `targetId` (role hierarchy, the owner). */
-const requireOutranks = (state: GuildState, actorId: string, targetId: string): Effect.Effect<void, Forbidden> =>
-  outranks(state, actorId, targetId) ? Effect.void : Effect.fail(missingPermissions())
+/*
+ * The checks are plain functions, not effects: a member update is one of a
+ * guild's most frequent writes, and its decision runs inside the actor's batch.
+ */
 
-/** Every permission and hierarchy rule of the patch, for `actorId` changing `targetId` at `now`. */
-const authorize = (state: GuildState, actorId: string, targetId: string, patch: MemberPatch, now: number) =>
-  Effect.gen(function*() {
-    const self = actorId === targetId
-    const need = (bit: bigint) => requirePermission(state, actorId, bit, now)
-    if (present(patch, "nick")) {
-      if (self) {
-        const granted = guildPermissions(state, actorId)
-        yield* need((granted & Permission.MANAGE_NICKNAMES) !== 0n ? Permission.MANAGE_NICKNAMES : Permission.CHANGE_NICKNAME)
-      } else {
-        yield* need(Permission.MANAGE_NICKNAMES)
-        yield* requireOutranks(state, actorId, targetId)
-      }
+/** Why `actorId` may not make the patch's changes to `targetId` at `now` (permissions, hierarchy), if they may not. */
+const refusal = (state: GuildState, actorId: string, targetId: string, patch: MemberPatch, now: number): Forbidden | undefined => {
+  const self = actorId === targetId
+  const granted = permissionsAt(state, actorId, now)
+  const lacks = (bit: bigint) => !has(granted, bit)
+  const below = () => !outranks(state, actorId, targetId)
+  if (present(patch, "nick")) {
+    // Members who may manage nicknames change their own under that permission, timed out or not.
+    const own = (guildPermissions(state, actorId) & Permission.MANAGE_NICKNAMES) !== 0n
+      ? Permission.MANAGE_NICKNAMES
+      : Permission.CHANGE_NICKNAME
+    if (self ? lacks(own) : lacks(Permission.MANAGE_NICKNAMES) || below()) return missingPermissions()
+  }
+  if (present(patch, "roles") && (lacks(Permission.MANAGE_ROLES) || (!self && below()))) return missingPermissions()
+  if (present(patch, "communication_disabled_until")) {
+    if (lacks(Permission.MODERATE_MEMBERS) || below()) return missingPermissions()
+    // Administrators are beyond timeouts; putting one in timeout would mislead.
+    if (patch.communication_disabled_until != null && guildPermissions(state, targetId) === ALL_PERMISSIONS) {
+      return missingPermissions()
     }
-    if (present(patch, "roles")) {
-      yield* need(Permission.MANAGE_ROLES)
-      if (!self) yield* requireOutranks(state, actorId, targetId)
-    }
-    if (present(patch, "communication_disabled_until")) {
-      yield* need(Permission.MODERATE_MEMBERS)
-      yield* requireOutranks(state, actorId, targetId)
-      // Administrators are beyond timeouts; putting one in timeout would mislead.
-      if (patch.communication_disabled_until != null && guildPermissions(state, targetId) === ALL_PERMISSIONS) {
-        return yield* Effect.fail(missingPermissions())
-      }
-    }
-    if (present(patch, "mute")) yield* need(Permission.MUTE_MEMBERS)
-    if (present(patch, "deaf")) yield* need(Permission.DEAFEN_MEMBERS)
-    if (present(patch, "channel_id")) yield* need(Permission.MOVE_MEMBERS)
-    // A member's profile is theirs; a moderator may only clear or replace it from above.
-    if (!self && PROFILE_OF_MEMBER.some((key) => present(patch, key))) {
-      yield* need(Permission.MANAGE_NICKNAMES)
-      yield* requireOutranks(state, actorId, targetId)
-    }
-  })
+  }
+  if (present(patch, "mute") && lacks(Permission.MUTE_MEMBERS)) return missingPermissions()
+  if (present(patch, "deaf") && lacks(Permission.DEAFEN_MEMBERS)) return missingPermissions()
+  if (present(patch, "channel_id") && lacks(Permission.MOVE_MEMBERS)) return missingPermissions()
+  // A member's profile is theirs; a moderator may only clear or replace it from above.
+  if (!self && PROFILE_OF_MEMBER.some((key) => present(patch, key)) && (lacks(Permission.MANAGE_NICKNAMES) || below())) {
+    return missingPermissions()
+  }
+  return undefined
+}
 
-/** The patch's values checked against the guild and the clock. */
-const validate = (state: GuildState, actorId: string, member: GuildMemberResponse, patch: MemberPatch, now: number) =>
-  Effect.gen(function*() {
-    const until = patch.communication_disabled_until
-    if (until != null) {
-      const at = Date.parse(until)
-      if (Number.isNaN(at)) return yield* invalidField("communication_disabled_until", "INVALID_ISO_TIMESTAMP", "Not an ISO 8601 timestamp")
-      if (at - now > MAX_TIMEOUT_MS) {
-        return yield* invalidField("communication_disabled_until", "TIMEOUT_CANNOT_EXCEED_365_DAYS", "A timeout lasts at most 365 days")
+/** What is wrong with the patch's values against the guild and the clock, if anything. */
+const invalidity = (
+  state: GuildState,
+  actorId: string,
+  member: GuildMemberResponse,
+  patch: MemberPatch,
+  now: number
+): BadRequest | Forbidden | undefined => {
+  const until = patch.communication_disabled_until
+  if (until != null) {
+    const at = Date.parse(until)
+    if (Number.isNaN(at)) return invalidField("communication_disabled_until", "INVALID_ISO_TIMESTAMP", "Not an ISO 8601 timestamp")
+    if (at - now > MAX_TIMEOUT_MS) {
+      return invalidField("communication_disabled_until", "TIMEOUT_CANNOT_EXCEED_365_DAYS", "A timeout lasts at most 365 days")
+    }
+  }
+  if (patch.channel_id != null) {
+    const channel = state.channels.get(patch.channel_id)
+    if (channel === undefined) return invalidField("channel_id", "CHANNEL_NOT_FOUND", "Channel is not in this guild")
+    if (channel.type !== CHANNEL_VOICE) return invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel")
+  }
+  if (patch.roles !== undefined) {
+    const wanted = new Set(patch.roles)
+    for (const [index, roleId] of patch.roles.entries()) {
+      if (roleId === state.guild.id || !state.roles.has(roleId)) {
+        return invalidField(`roles.${index}`, "INVALID_ROLE_ID", "Role is not in this guild")
       }
     }
-    if (patch.channel_id != null) {
-      const channel = state.channels.get(patch.channel_id)
-      if (channel === undefined) return yield* invalidField("channel_id", "CHANNEL_NOT_FOUND", "Channel is not in this guild")
-      if (channel.type !== CHANNEL_VOICE) return yield* invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel")
-    }
-    if (patch.roles !== undefined) {
-      const wanted = new Set(patch.roles)
-      for (const [index, roleId] of patch.roles.entries()) {
-        if (roleId === state.guild.id || !state.roles.has(roleId)) {
-          return yield* invalidField(`roles.${index}`, "INVALID_ROLE_ID", "Role is not in this guild")
-        }
-      }
-      const before = new Set(member.roles)
-      const touched = [...wanted].filter((id) => !before.has(id)).concat(member.roles.filter((id) => !wanted.has(id)))
-      if (touched.some((roleId) => !canManageRole(state, actorId, roleId))) return yield* Effect.fail(missingPermissions())
-    }
-  })
+    const before = new Set(member.roles)
+    const touched = [...wanted].filter((id) => !before.has(id)).concat(member.roles.filter((id) => !wanted.has(id)))
+    if (touched.some((roleId) => !canManageRole(state, actorId, roleId))) return missingPermissions()
+  }
+  return undefined
+}
 
 const differs = (a: unknown, b: unknown) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null)
 
-/** Applies `patch` by `actorId` to the member `targetId`, or fails with why it may not. */
+/** Applies `patch` by `actorId` to the member `targetId`, or says why it may not. */
+export const memberPatchResult = (
+  state: GuildState,
+  actorId: string,
+  targetId: string,
+  patch: MemberPatch,
+  now: number
+): Result.Result<AppliedUpdate, UpdateError> => {
+  if (!state.members.has(actorId)) return Result.fail(missingAccess())
+  const member = state.members.get(targetId)
+  if (member === undefined) return Result.fail(unknown("MEMBER"))
+  const refused = refusal(state, actorId, targetId, patch, now) ?? invalidity(state, actorId, member, patch, now)
+  if (refused !== undefined) return Result.fail(refused)
+  const profile = state.memberProfiles.get(targetId) ?? EMPTY_PROFILE
+  const changes: Array<Change> = []
+  let nextMember: GuildMemberResponse = member
+  for (const key of MEMBER_FIELDS) {
+    const value = patch[key]
+    if (value !== undefined && differs(member[key], value)) {
+      changes.push({ key, old_value: member[key] ?? null, new_value: value })
+      nextMember = { ...nextMember, [key]: value }
+    }
+  }
+  let nextProfile = profile
+  for (const key of PROFILE_FIELDS) {
+    const value = patch[key]
+    if (value !== undefined && differs(profile[key], value)) {
+      changes.push({ key, old_value: profile[key], new_value: value })
+      nextProfile = { ...nextProfile, [key]: value }
+    }
+  }
+  const wanted = patch.roles === undefined ? undefined : [...new Set(patch.roles)]
+  const added = wanted === undefined ? [] : wanted.filter((id) => !member.roles.includes(id))
+  const removed = wanted === undefined ? [] : member.roles.filter((id) => !wanted.includes(id))
+  if (wanted !== undefined && (added.length > 0 || removed.length > 0)) nextMember = { ...nextMember, roles: wanted }
+  // A role given ends a temporary membership for good (operations/TemporaryMembers.ts).
+  const kept = added.length > 0 && nextProfile.temporary ? { ...nextProfile, temporary: false } : nextProfile
+  return Result.succeed({ member: nextMember, profile: kept, changes, added, removed })
+}
+
+/** `memberPatchResult` as an effect. */
 export const applyMemberPatch = (
   state: GuildState,
   actorId: string,
   targetId: string,
   patch: MemberPatch,
   now: number
-): Effect.Effect<AppliedUpdate, UpdateError> =>
-  Effect.gen(function*() {
-    yield* requireMember(state, actorId)
-    const member = state.members.get(targetId)
-    if (member === undefined) return yield* Effect.fail(unknown("MEMBER"))
-    yield* authorize(state, actorId, targetId, patch, now)
-    yield* validate(state, actorId, member, patch, now)
-    const profile = state.memberProfiles.get(targetId) ?? EMPTY_PROFILE
-    const changes: Array<Change> = []
-    let nextMember: GuildMemberResponse = member
-    for (const key of MEMBER_FIELDS) {
-      const value = patch[key]
-      if (value !== undefined && differs(member[key], value)) {
-        changes.push({ key, old_value: member[key] ?? null, new_value: value })
-        nextMember = { ...nextMember, [key]: value }
-      }
-    }
-    let nextProfile = profile
-    for (const key of PROFILE_FIELDS) {
-      const value = patch[key]
-      if (value !== undefined && differs(profile[key], value)) {
-        changes.push({ key, old_value: profile[key], new_value: value })
-        nextProfile = { ...nextProfile, [key]: value }
-      }
-    }
-    const wanted = patch.roles === undefined ? undefined : [...new Set(patch.roles)]
-    const added = wanted === undefined ? [] : wanted.filter((id) => !member.roles.includes(id))
-    const removed = wanted === undefined ? [] : member.roles.filter((id) => !wanted.includes(id))
-    if (wanted !== undefined && (added.length > 0 || removed.length > 0)) nextMember = { ...nextMember, roles: wanted }
-    // A role given ends a temporary membership for good (operations/TemporaryMembers.ts).
-    const kept = added.length > 0 && nextProfile.temporary ? { ...nextProfile, temporary: false } : nextProfile
-    return { member: nextMember, profile: kept, changes, added, removed }
-  })
+): Effect.Effect<AppliedUpdate, UpdateError> => Effect.fromResult(memberPatchResult(state, actorId, targetId, patch, now))

@@ -73,6 +73,8 @@ export interface RowWrite {
 export interface Decision<Reply> {
   readonly next: GuildState
   readonly reply: Reply
+  /** The reply's JSON, when the decision rendered it already (a message's window entry): encoding `reply` must give the same. */
+  readonly replyJson?: string
   /**
    * The change's rows, for the writes a busy guild takes most: the batch writes
    * the rows of all its writes in one statement per sink (BatchStatements.ts).
@@ -101,7 +103,13 @@ export interface WriteDefinition<Tag extends string, Fields extends Schema.Struc
     command: Schema.TaggedStruct<Tag, Fields>["Type"],
     context: WriteContext
   ) => Effect.Effect<Decision<Reply["Type"]>, GuildError>
-  /** `decide` for a command of any tag (the actor's dispatch), with the reply as JSON. */
+  /** `decide`, with the reply as JSON. */
+  readonly decideJson: (
+    state: GuildState,
+    command: Schema.TaggedStruct<Tag, Fields>["Type"],
+    context: WriteContext
+  ) => Effect.Effect<Executed, GuildError>
+  /** `decideJson` for a command of any tag (the actor's dispatch for what came through its mailbox). */
   readonly execute: (state: GuildState, command: unknown, context: WriteContext) => Effect.Effect<Executed, GuildError>
 }
 
@@ -115,7 +123,13 @@ export interface ReadDefinition<Tag extends string, Fields extends Schema.Struct
     query: Schema.TaggedStruct<Tag, Fields>["Type"],
     viewerId: string
   ) => Effect.Effect<Reply["Type"], GuildError>
-  /** `run` for a query of any tag (the actor's dispatch), with the reply as JSON. */
+  /** `run`, with the reply as JSON. */
+  readonly runJson: (
+    state: GuildState,
+    query: Schema.TaggedStruct<Tag, Fields>["Type"],
+    viewerId: string
+  ) => Effect.Effect<string, GuildError>
+  /** `runJson` for a query of any tag (the actor's dispatch for what came through its mailbox). */
   readonly answer: (state: GuildState, query: unknown, viewerId: string) => Effect.Effect<string, GuildError>
 }
 
@@ -147,31 +161,27 @@ export const write = <const Tag extends string, Fields extends Schema.Struct.Fie
 ): WriteDefinition<Tag, Fields, Reply> => {
   const command = Schema.TaggedStruct(tag, fields)
   const json = toJson(reply)
-  return {
-    tag,
-    command,
-    reply,
-    decide,
-    execute: erased(tag, command, (state, message, context: WriteContext) =>
-      Effect.map(decide(state, message, context), (d) => ({ ...d, reply: json(d.reply) })))
-  }
+  const decideJson: WriteDefinition<Tag, Fields, Reply>["decideJson"] = (state, message, context) =>
+    Effect.map(decide(state, message, context), (d) => ({ ...d, reply: d.replyJson ?? json(d.reply) }))
+  return { tag, command, reply, decide, decideJson, execute: erased(tag, command, decideJson) }
 }
 
+/**
+ * A read. `json`, when given, renders the reply without walking its schema: for
+ * a hot read whose parts the state renders once and keeps (it must give what
+ * encoding the reply gives).
+ */
 export const read = <const Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
   tag: Tag,
   fields: Fields,
   reply: Reply,
-  run: ReadDefinition<Tag, Fields, Reply>["run"]
+  run: ReadDefinition<Tag, Fields, Reply>["run"],
+  json: (value: Reply["Type"]) => string = toJson(reply)
 ): ReadDefinition<Tag, Fields, Reply> => {
   const query = Schema.TaggedStruct(tag, fields)
-  const json = toJson(reply)
-  return {
-    tag,
-    query,
-    reply,
-    run,
-    answer: erased(tag, query, (state, message, viewerId: string) => Effect.map(run(state, message, viewerId), json))
-  }
+  const runJson: ReadDefinition<Tag, Fields, Reply>["runJson"] = (state, message, viewerId) =>
+    Effect.map(run(state, message, viewerId), json)
+  return { tag, query, reply, run, runJson, answer: erased(tag, query, runJson) }
 }
 
 /** A decision with nothing to audit or announce, e.g. a no-op. */

@@ -1,19 +1,15 @@
-import { Cause, Data, Deferred, Effect, Exit, Option, Queue, type Scope, type Semaphore } from "effect"
+import { Cause, Data, Effect, Exit, Option, type Scope, type Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
 import { BadRequest, unknown } from "../../src/http/Errors.ts"
-import type { Executed, GuildError } from "./Operations.ts"
-import { writeOf } from "./operations/index.ts"
+import type { Executed, GuildError, WriteContext } from "./Operations.ts"
 import type { CommittedWrite } from "./Repo.ts"
 import type { GuildState } from "./State.ts"
 
-/** A write as the actor receives it. */
-export interface WritePayload extends CommittedWrite {
-  readonly command: { readonly _tag: string }
-}
+export type { CommittedWrite }
 
 /** A decided write, ready to commit with the others of its batch. */
 export interface DecidedWrite {
-  readonly write: WritePayload
+  readonly write: CommittedWrite
   readonly decision: Executed
 }
 
@@ -24,11 +20,19 @@ export interface DecidedWrite {
  */
 export interface Delivery {
   readonly fresh: boolean
+  /** The write's decision: its definition applied to its command (WriteDefinition.decideJson). */
+  readonly decide: (state: GuildState, context: WriteContext) => Effect.Effect<Executed, GuildError>
 }
 
+type Answer = Exit.Exit<string, GuildError | ActorStopped>
+
 interface Pending extends Delivery {
-  readonly write: WritePayload
-  readonly done: Deferred.Deferred<string, GuildError | ActorStopped>
+  readonly write: CommittedWrite
+  /** Resumes the caller; called once (answered: see `answer`). */
+  readonly resume: (answer: Answer) => void
+  /** Deliveries of the same operation id that came while this one was undecided: they take its answer. */
+  readonly twins: Array<Pending>
+  answered: boolean
 }
 
 /**
@@ -65,14 +69,29 @@ export const makeWriteBatches = (actor: {
   readonly committed: (next: GuildState | undefined, writes: ReadonlyArray<DecidedWrite>) => Effect.Effect<void>
   /** Held while a batch runs: whatever else changes the state waits for it. */
   readonly lock: Semaphore.Semaphore
-}): Effect.Effect<(write: WritePayload, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped>, never, Scope.Scope> =>
+}): Effect.Effect<(write: CommittedWrite, delivery: Delivery) => Effect.Effect<string, GuildError | ActorStopped>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const queue = yield* Queue.unbounded<Pending>()
+    // Writes wait here for the next batch; `wake` resumes the worker when it waits for one.
+    let waiting: Array<Pending> = []
+    let wake: (() => void) | undefined
+    let stopped = false
     // Writes not answered yet. When the actor stops, the worker is interrupted first (it was
     // forked after this finalizer was added), then every write it left is told so.
     const open = new Set<Pending>()
+
+    /** Answers a write and the twins that wait on it, each once. */
+    const answer = (pending: Pending, exit: Answer): void => {
+      if (pending.answered) return
+      pending.answered = true
+      open.delete(pending)
+      pending.resume(exit)
+      for (const twin of pending.twins) answer(twin, exit)
+    }
     yield* Effect.addFinalizer(() =>
-      Effect.forEach(open, (pending) => Deferred.fail(pending.done, new ActorStopped()), { discard: true }))
+      Effect.sync(() => {
+        stopped = true
+        for (const pending of [...open]) answer(pending, Exit.fail(new ActorStopped()))
+      }))
 
     /** Decides `writes` in order from the current state; what failed to decide is answered at once. */
     const decideAll = (writes: ReadonlyArray<Pending>) =>
@@ -81,61 +100,52 @@ export const makeWriteBatches = (actor: {
         const stored = replayable.length === 0 ? noResults : yield* actor.storedResults(replayable)
         let state = yield* actor.current
         let gone = false
-        const decided: Array<DecidedWrite & { readonly done: Pending["done"] }> = []
-        const answered: Array<readonly [Pending, Exit.Exit<string, GuildError>]> = []
+        const decided: Array<DecidedWrite & { readonly pending: Pending }> = []
         const seen = new Map<string, Pending>()
         for (const pending of writes) {
           const { write } = pending
           const result = stored.get(write.operationId)
           const twin = seen.get(write.operationId)
           if (result !== undefined) {
-            answered.push([pending, Exit.succeed(JSON.stringify(result))])
+            answer(pending, Exit.succeed(JSON.stringify(result)))
             continue
           }
           if (twin !== undefined) {
             // Delivered twice before its first delivery committed: it takes the first one's answer.
-            yield* Effect.forkDetach(Effect.flatMap(Deferred.await(twin.done), (json) => Deferred.succeed(pending.done, json)).pipe(
-              Effect.catchCause((cause) => Deferred.failCause(pending.done, cause))
-            ))
+            twin.twins.push(pending)
             continue
           }
           seen.set(write.operationId, pending)
-          const definition = writeOf(write.command._tag)
           if (state === undefined || gone) {
-            answered.push([pending, Exit.fail(unknown("GUILD"))])
+            answer(pending, Exit.fail(unknown("GUILD")))
             continue
           }
-          if (definition === undefined) {
-            answered.push([pending, Exit.die(new Error(`no guild write ${write.command._tag}`))])
-            continue
-          }
-          const exit = yield* Effect.exit(definition.execute(state, write.command, { guildId: actor.guildId, ...write }))
+          const exit = yield* Effect.exit(pending.decide(state, { guildId: actor.guildId, ...write }))
           if (Exit.isFailure(exit)) {
-            answered.push([pending, Exit.failCause(exit.cause)])
+            answer(pending, Exit.failCause(exit.cause))
             continue
           }
-          decided.push({ write, decision: exit.value, done: pending.done })
+          decided.push({ write, decision: exit.value, pending })
           state = exit.value.next
           gone = exit.value.dropsGuild === true
         }
-        return { decided, answered, next: gone ? undefined : state }
+        return { decided, next: gone ? undefined : state }
       })
 
     const runBatch = (writes: ReadonlyArray<Pending>) =>
       Effect.gen(function*() {
-        const { decided, answered, next } = yield* decideAll(writes)
+        const { decided, next } = yield* decideAll(writes)
         const committed = decided.length === 0 ? Exit.void : yield* Effect.exit(actor.commit(decided))
         if (Exit.isFailure(committed)) {
           const refused = Cause.findErrorOption(committed.cause)
           // Alone, a write that Postgres refuses for good (a constraint) is answered so; anything
           // else (the database away) fails the batch, and the engine delivers the write again.
           if (writes.length > 1 || Option.isNone(refused) || refused.value.cause.isRetryable) return false
-          for (const { done } of decided) yield* Deferred.fail(done, conflict())
+          for (const { pending } of decided) answer(pending, Exit.fail(conflict()))
         } else if (decided.length > 0) {
           yield* actor.committed(next, decided)
-          for (const { done, decision } of decided) yield* Deferred.succeed(done, decision.reply)
+          for (const { pending, decision } of decided) answer(pending, Exit.succeed(decision.reply))
         }
-        for (const [pending, exit] of answered) yield* Deferred.done(pending.done, exit)
         return true
       })
 
@@ -143,29 +153,52 @@ export const makeWriteBatches = (actor: {
     const attempt = (writes: ReadonlyArray<Pending>) =>
       Effect.map(Effect.exit(runBatch(writes)), (exit) => Exit.isSuccess(exit) && exit.value)
 
+    /** The writes of the next batch, once there is one (what waits, up to MAX_BATCH). */
+    const nextBatch = Effect.callback<ReadonlyArray<Pending>>((resume) => {
+      const take = () => {
+        wake = undefined
+        const writes = waiting.slice(0, MAX_BATCH)
+        waiting = waiting.slice(MAX_BATCH)
+        resume(Effect.succeed(writes))
+      }
+      if (waiting.length > 0) return take()
+      wake = take
+      return Effect.sync(() => {
+        wake = undefined
+      })
+    })
+
     const worker = Effect.forever(
-      Effect.flatMap(Queue.takeBetween(queue, 1, MAX_BATCH), (writes) =>
-        actor.lock.withPermits(1)(
+      Effect.flatMap(nextBatch, (batch) => {
+        // A caller interrupted while waiting has been answered already.
+        const writes = batch.filter((pending) => !pending.answered)
+        return actor.lock.withPermits(1)(
           Effect.flatMap(attempt(writes), (ok) =>
             ok
               ? Effect.void
-              // Alone, each write commits or fails on its own account.
+              // Alone, each write commits or fails on its own account (a twin answered by its first is skipped).
               : Effect.forEach(writes, (pending) =>
-                Effect.flatMap(attempt([pending]), (alone) =>
-                  alone ? Effect.void : Deferred.die(pending.done, new Error("the write could not be committed"))), {
-                discard: true
-              })
+                pending.answered ? Effect.void : Effect.map(attempt([pending]), (alone) => {
+                  if (!alone) answer(pending, Exit.die(new Error("the write could not be committed")))
+                }), { discard: true })
           )
-        ))
+        )
+      })
     )
     yield* Effect.forkScoped(worker)
 
-    return (write: WritePayload, { fresh }: Delivery) =>
-      Effect.flatMap(Deferred.make<string, GuildError | ActorStopped>(), (done) => {
-        const pending = { write, done, fresh }
+    return (write: CommittedWrite, { decide, fresh }: Delivery) =>
+      Effect.callback<string, GuildError | ActorStopped>((resume) => {
+        if (stopped) return resume(Exit.fail(new ActorStopped()))
+        const pending: Pending = { write, decide, fresh, resume, twins: [], answered: false }
         open.add(pending)
-        return Effect.andThen(Queue.offer(queue, pending), Deferred.await(done)).pipe(
-          Effect.ensuring(Effect.sync(() => open.delete(pending)))
-        )
+        waiting.push(pending)
+        wake?.()
+        // The caller gave up: a write still waiting leaves the queue; one in a batch goes on unanswered.
+        return Effect.sync(() => {
+          pending.answered = true
+          open.delete(pending)
+          waiting = waiting.filter((p) => p !== pending)
+        })
       })
   })

@@ -4,7 +4,7 @@ import { jsonResponse } from "../http/Common.ts"
 import { AppConfig } from "../Config.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
 import type { ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Operations.ts"
-import { ReadQuery, WriteCommand } from "../../shards/guild/operations/index.ts"
+import { isListedWrite, ReadQuery, WriteCommand } from "../../shards/guild/operations/index.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { User } from "../../shards/user/Protocol.ts"
@@ -78,6 +78,16 @@ export class Actors extends Context.Service<Actors, {
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
     viewerId: string
   ) => Effect.Effect<Reply["Type"], DomainError | Unavailable>
+  /**
+   * `read`, answered with the reply's JSON as the response body (as `writeResponse`):
+   * for endpoints whose success schema is the definition's reply.
+   */
+  readonly readResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+    guildId: string,
+    definition: ReadDefinition<Tag, Fields, Reply>,
+    fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+    viewerId: string
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, DomainError | Unavailable>
   /** `read` of the guild: here when its actor lives here, else `remote` asks the actor. */
   readonly readGuild: <A, E>(
     guildId: string,
@@ -115,8 +125,8 @@ export class Actors extends Context.Service<Actors, {
         Effect.orDie(Schema.decodeUnknownEffect(reply)(JSON.parse(json)))
 
       const writeJson: Actors["Service"]["writeJson"] = (guildId, definition, fields, by) => {
+        if (!isListedWrite(definition)) return unregistered(definition.tag)
         const command = definition.command.make(fields)
-        if (!isWriteCommand(command)) return unregistered(definition.tag)
         const payload = {
           operationId: by.operationId ?? snowflakes.next(),
           actorId: by.actorId,
@@ -124,13 +134,22 @@ export class Actors extends Context.Service<Actors, {
           now: Date.now(),
           command
         }
+        // Through the mailbox the command travels as one of the registered kinds.
+        const remote = Effect.suspend(() =>
+          isWriteCommand(command) ? guild(guildId).Write({ ...payload, command }) : unregistered(definition.tag))
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
-        const remote = guild(guildId).Write(payload)
         const call = published === undefined
           ? remote
           // The actor stopped before answering: its mailbox starts it again, and the operation id keeps the write single.
           // A durable job's own operation id may have committed before; an id made just now cannot have.
-          : Effect.catchTag(published.write(payload, { fresh: by.operationId === undefined }), "ActorStopped", () => remote)
+          : Effect.catchTag(
+            published.write(payload, {
+              fresh: by.operationId === undefined,
+              decide: (state, context) => definition.decideJson(state, command, context)
+            }),
+            "ActorStopped",
+            () => remote
+          )
         return bounded(call)
       }
       const write: Actors["Service"]["write"] = (guildId, definition, fields, by) =>
@@ -145,8 +164,15 @@ export class Actors extends Context.Service<Actors, {
         if (!isReadQuery(query)) return unregistered(definition.tag)
         return Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), (json) => decodeReply(definition.reply, json))
       }
+      const readResponse: Actors["Service"]["readResponse"] = (guildId, definition, fields, viewerId) => {
+        const query = definition.query.make(fields)
+        const published = actorLocalReads ? live.guilds.get(guildId) : undefined
+        if (published !== undefined) return Effect.map(definition.runJson(published.state, query, viewerId), jsonResponse)
+        if (!isReadQuery(query)) return unregistered(definition.tag)
+        return Effect.map(bounded(guild(guildId).Read({ viewerId, query })), jsonResponse)
+      }
 
-      return Actors.of({ guild, user, bounded, write, writeJson, writeResponse, read, readGuild })
+      return Actors.of({ guild, user, bounded, write, writeJson, writeResponse, read, readResponse, readGuild })
     })
   )
 }

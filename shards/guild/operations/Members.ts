@@ -5,7 +5,7 @@ import { MemberSearchRequest, MemberSearchResponse } from "../../../src/members/
 import { requireMember, requirePermission } from "../Access.ts"
 import { withoutMember } from "../BanRules.ts"
 import { outranks } from "../Hierarchy.ts"
-import { searchMembers } from "../MemberSearch.ts"
+import { searchMembers, searchResponseJson } from "../MemberSearch.ts"
 import { applyMemberPatch, MemberPatch } from "../MemberUpdate.ts"
 import { deleteMemberRow, memberRow } from "../MemberRows.ts"
 import { type AuditEntry, type Decision, type GuildEvent, read, unchanged, write } from "../Operations.ts"
@@ -47,7 +47,8 @@ export const searchGuildMembers = read(
     Effect.flatMap(requireMember(state, viewerId), () =>
       (guildPermissions(state, viewerId) & SEARCH_PERMISSIONS) === 0n
         ? Effect.fail(missingPermissions())
-        : Effect.sync(() => searchMembers(state, request)))
+        : Effect.sync(() => searchMembers(state, request))),
+  searchResponseJson
 )
 
 const memberEvent = (guildId: string, member: GuildMemberResponse): GuildEvent => ({
@@ -61,8 +62,7 @@ export const updateMember = write(
   { targetId: Schema.String, patch: MemberPatch },
   GuildMemberResponse,
   (state, { targetId, patch }, context) =>
-    Effect.gen(function*() {
-      const applied = yield* applyMemberPatch(state, context.actorId, targetId, patch, context.now)
+    Effect.map(applyMemberPatch(state, context.actorId, targetId, patch, context.now), (applied): Decision<GuildMemberResponse> => {
       const audit: Array<AuditEntry> = []
       if (applied.changes.length > 0) audit.push({ actionType: MEMBER_UPDATE, targetId, changes: applied.changes })
       if (applied.added.length > 0 || applied.removed.length > 0) {

@@ -149,13 +149,15 @@ export const createMessage = write(
         ...(replyTo === undefined ? {} : { referenced_message: withoutReferenced(replyTo) }),
         ...(nonce === null ? {} : { nonce })
       }
+      const entry = entryOf(message)
       const sent: ChannelMessages = {
-        ...appended(messages, entryOf(message)),
+        ...appended(messages, entry),
         lastSent: messages.lastSent.with(context.actorId, context.now)
       }
       return {
         next: { ...state, channelMessages: state.channelMessages.with(channelId, sent) },
         reply: message,
+        replyJson: entry.json,
         rows: [messageRow(context.guildId, message)],
         audit: [],
         events: [{ type: "MESSAGE_CREATE", data: { ...message, guild_id: context.guildId } }]

@@ -77,4 +77,9 @@ const writesByTag: ReadonlyMap<string, (typeof writes)[number]> = new Map(writes
 const readsByTag: ReadonlyMap<string, (typeof reads)[number]> = new Map(reads.map((r) => [r.tag, r]))
 
 export const writeOf = (tag: string) => writesByTag.get(tag)
+
+const registeredWrites: ReadonlySet<{ readonly tag: string }> = new Set(writes)
+
+/** Whether `definition` is listed above (an unlisted one could not cross to an actor in another process). */
+export const isListedWrite = (definition: { readonly tag: string }): boolean => registeredWrites.has(definition)
 export const readOf = (tag: string) => readsByTag.get(tag)

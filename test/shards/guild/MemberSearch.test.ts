@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Schema } from "effect"
 import { EMPTY_PROFILE, type MemberProfile } from "../../../shards/guild/MemberProfile.ts"
-import { searchIndex, searchMembers } from "../../../shards/guild/MemberSearch.ts"
+import { searchIndex, searchMembers, searchResponseJson } from "../../../shards/guild/MemberSearch.ts"
+import { MemberSearchResponse } from "../../../src/members/Schemas.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
 import { SNOWFLAKE_EPOCH } from "../../../src/platform/Snowflake.ts"
@@ -101,6 +103,15 @@ describe("member search", () => {
     assert.strictEqual(page.page_result_count, 2)
     assert.strictEqual(page.total_result_count, 4)
     assert.strictEqual(searchMembers(state, { offset: 10 }).page_result_count, 0)
+  })
+
+  it("renders the response as encoding it gives, with each member's part made once per index", () => {
+    const encode = Schema.encodeSync(MemberSearchResponse)
+    for (const request of [{}, { query: "l", limit: 2 }, { query: "zzz" }, { role_ids: ["r1"], offset: 1 }]) {
+      const response = searchMembers(state, request)
+      assert.deepStrictEqual(JSON.parse(searchResponseJson(response)), encode(response))
+    }
+    assert.strictEqual(searchMembers(state, {}).members[0], searchMembers(state, { query: "carol" }).members[0])
   })
 
   it("indexes a state once, and a new state afresh", () => {
