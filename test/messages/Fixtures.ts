@@ -2,6 +2,7 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
+import { Permission } from "../../shards/guild/Permissions.ts"
 
 let nextRoleId = 8_100_000_000_000_000_000n
 
@@ -14,6 +15,23 @@ export const guildWithChannel = Effect.gen(function*() {
   const channels = (reply.body as { channels: ReadonlyArray<{ id: string }> }).channels
   return { owner, guildId: field(reply.body, "id"), channelId: channels[0]?.id ?? "" }
 })
+
+/**
+ * What search tests start from: a guild with its channel, a member holding
+ * `permissions`, and a second channel ("secret") that member cannot view.
+ */
+export const guildWithSecretChannel = (permissions: bigint) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const { owner, guildId, channelId } = yield* guildWithChannel
+    const member = yield* memberWith(guildId, permissions)
+    const reply = yield* api.request("POST", `/guilds/${guildId}/channels`, {
+      token: owner.token,
+      body: { type: 0, name: "secret", permission_overwrites: [{ id: member.roleId, type: 0, deny: String(Permission.VIEW_CHANNEL) }] }
+    })
+    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+    return { owner, guildId, channelId, member, secret: field(reply.body, "id") }
+  })
 
 /**
  * A registered user made a member of the guild, with a role holding exactly

@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
-import { guildWithChannel, memberWith, sent } from "./Fixtures.ts"
+import { guildWithChannel, guildWithSecretChannel, memberWith, sent } from "./Fixtures.ts"
 import { payload, postMultipart } from "./Multipart.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY | Permission.ATTACH_FILES
@@ -24,13 +24,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message s
   it.effect("full-text search over what the caller may read, with filters and pages", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const { owner, guildId, channelId } = yield* guildWithChannel
-      const member = yield* memberWith(guildId, CHAT)
-      const secretReply = yield* api.request("POST", `/guilds/${guildId}/channels`, {
-        token: owner.token,
-        body: { type: 0, name: "secret", permission_overwrites: [{ id: member.roleId, type: 0, deny: String(Permission.VIEW_CHANNEL) }] }
-      })
-      const secret = field(secretReply.body, "id")
+      const { owner, guildId, channelId, member, secret } = yield* guildWithSecretChannel(CHAT)
       const fox = yield* sent(owner.token, channelId, "The QUICK brown fox jumps")
       const link = yield* sent(member.token, channelId, "a lazy dog at https://example.com/dog")
       const hidden = yield* sent(owner.token, secret, "quick secret plans")

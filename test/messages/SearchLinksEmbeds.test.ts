@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, memberWith, send, sent } from "./Fixtures.ts"
+import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, send, sent } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
@@ -29,13 +29,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message s
   it.effect("link_hostname and exclude_link_hostname: links in the text and in embeds, any case", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const { owner, guildId, channelId } = yield* guildWithChannel
-      const member = yield* memberWith(guildId, CHAT)
-      const secretReply = yield* api.request("POST", `/guilds/${guildId}/channels`, {
-        token: owner.token,
-        body: { type: 0, name: "secret", permission_overwrites: [{ id: member.roleId, type: 0, deny: String(Permission.VIEW_CHANNEL) }] }
-      })
-      const secret = field(secretReply.body, "id")
+      const { owner, guildId, channelId, member, secret } = yield* guildWithSecretChannel(CHAT)
 
       const page = yield* sent(owner.token, channelId, "see HTTPS://Example.COM/page")
       const both = yield* sent(member.token, channelId, "mirror at http://user@docs.example.org:8080/x and https://example.com.")
