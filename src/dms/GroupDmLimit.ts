@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { BadRequest } from "../http/Errors.ts"
-import { idArray } from "../messages/MentionsRepo.ts"
+import { idArray } from "../../shards/guild/MessageRows.ts"
 import { DmChannelType } from "./Schemas.ts"
 
 /**

@@ -1,10 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { idArray } from "../../shards/guild/MessageRows.ts"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/StoredMessages.ts"
 import type { MessageResponse } from "./Schemas.ts"
-
-/** Snowflake ids as a Postgres bigint[] literal (digits only, so nothing to escape). */
-export const idArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
 
 export interface MentionQuery {
   readonly userId: string

@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/StoredMessages.ts"
-import { idArray } from "./MentionsRepo.ts"
+import { idArray } from "../../shards/guild/MessageRows.ts"
 import type { MessageResponse } from "./Schemas.ts"
 import type { EmbedType, HasKind, SearchMessagesRequest } from "./SearchApi.ts"
 
