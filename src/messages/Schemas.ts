@@ -40,7 +40,9 @@ export const MessageEmbedResponse = Schema.Struct({
     name: Schema.String,
     value: Schema.String,
     inline: Schema.Boolean
-  }))))
+  })))),
+  /** The site an embed was made from (a link's preview); searched by `embed_provider`. */
+  provider: Schema.optional(Schema.NullOr(EmbedAuthor))
 })
 export type MessageEmbedResponse = typeof MessageEmbedResponse.Type
 

@@ -4,16 +4,14 @@ import type { Fragment } from "effect/sql/Statement"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/StoredMessages.ts"
 import { idArray } from "../../shards/guild/MessageRows.ts"
 import type { MessageResponse } from "./Schemas.ts"
-import type { EmbedType, HasKind, SearchMessagesRequest } from "./SearchApi.ts"
+import type { SearchMessagesRequest } from "./SearchApi.ts"
+import { messageFilters } from "./SearchFilters.ts"
 
 /** Hits counted at most: past it `total` says "at least this many", and the count stays one bounded scan. */
 const MAX_COUNTED = 10_000
 
 /** The text search expression of the index messages_content_search (schema/0024): the query must repeat it exactly. */
 const DOCUMENT = "to_tsvector('simple'::regconfig, m.content)"
-/** The expression and predicate of the index messages_link_hostnames (schema/0026), repeated to use it. */
-const LINKED = "(m.content ~* 'https?://' OR m.embeds <> '[]'::jsonb)"
-const HOSTNAMES = "message_link_hostnames(m.content, m.embeds)"
 
 export interface SearchPage {
   readonly messages: ReadonlyArray<MessageResponse>
@@ -36,40 +34,6 @@ export class SearchRepo extends Context.Service<SearchRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const document = sql.literal(DOCUMENT)
-
-      /** Any embed of one of `types` (the embed's own type), through messages_embed_types (schema/0026). */
-      const embedOfType = (types: ReadonlyArray<EmbedType>): Fragment =>
-        sql`(m.embeds <> '[]'::jsonb AND (${sql.or(types.map((type) => sql`m.embeds @> ${JSON.stringify([{ type }])}::jsonb`))}))`
-
-      /** A link to any of `hostnames` (compared lower-cased, as the index keeps them). */
-      const linkTo = (hostnames: ReadonlyArray<string>): Fragment =>
-        sql`(${sql.literal(LINKED)} AND ${sql.literal(HOSTNAMES)} && ARRAY[${
-          sql.join(", ", false)(hostnames.map((h) => sql`${h.toLowerCase()}`))
-        }]::text[])`
-
-      const hasCondition = (kind: HasKind): Fragment => {
-        switch (kind) {
-          case "image":
-            return sql`jsonb_path_exists(m.attachments, '$[*] ? (@.content_type like_regex "^image/")')`
-          case "video":
-            return sql`jsonb_path_exists(m.attachments, '$[*] ? (@.content_type like_regex "^video/")')`
-          case "sound":
-            return sql`jsonb_path_exists(m.attachments, '$[*] ? (@.content_type like_regex "^audio/")')`
-          case "file":
-            return sql`m.attachments <> '[]'::jsonb`
-          case "sticker":
-            return sql`m.stickers <> '[]'::jsonb`
-          case "embed":
-            return sql`m.embeds <> '[]'::jsonb`
-          case "link":
-            return sql`m.content ~* 'https?://[^[:space:]]'`
-          case "snapshot":
-            return sql`m.snapshots IS NOT NULL`
-          case "poll":
-            // Polls are not sent on this server: no message has one.
-            return sql`false`
-        }
-      }
 
       /** The words to find, as one tsquery: `content` and `contents` in web-search syntax, phrases as phrases. */
       const textQuery = (r: SearchMessagesRequest): Fragment | undefined => {
@@ -103,16 +67,7 @@ export class SearchRepo extends Context.Service<SearchRepo, {
               : [sql`m.mention_user_ids <> '{}'`, sql`m.mention_user_ids @> ${idArray(r.mentions)}::bigint[]`]),
             ...(r.mention_everyone === undefined ? [] : [sql`m.mention_everyone = ${r.mention_everyone}`]),
             ...(r.pinned === undefined ? [] : [sql`m.pinned = ${r.pinned}`]),
-            ...(r.has ?? []).map(hasCondition),
-            ...(r.exclude_has ?? []).map((kind) => sql`NOT (${hasCondition(kind)})`),
-            ...(r.embed_type === undefined || r.embed_type.length === 0 ? [] : [embedOfType(r.embed_type)]),
-            ...(r.exclude_embed_type === undefined || r.exclude_embed_type.length === 0
-              ? []
-              : [sql`NOT ${embedOfType(r.exclude_embed_type)}`]),
-            ...(r.link_hostname === undefined || r.link_hostname.length === 0 ? [] : [linkTo(r.link_hostname)]),
-            ...(r.exclude_link_hostname === undefined || r.exclude_link_hostname.length === 0
-              ? []
-              : [sql`NOT ${linkTo(r.exclude_link_hostname)}`])
+            ...messageFilters(sql, r)
           ]
           const where = sql.and(conditions)
           const direction = sql.literal(r.sort_order === "asc" ? "ASC" : "DESC")
