@@ -7,25 +7,36 @@ import { Intent, intentOfGuildEvent, wants } from "./Intents.ts"
 import { Presences } from "./Presence.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { Dispatch, GatewaySession } from "./Session.ts"
+import { VoiceStates } from "./VoiceStates.ts"
+
+/** GUILD_CREATE's `voice_states`, for a session that asked for GUILD_VOICE_STATES. */
+const voiceStatesFor = (voices: VoiceStates["Service"], guildId: string, session: GatewaySession) =>
+  wants(session.intents, Intent.GUILD_VOICE_STATES) ? voices.inGuild(guildId) : Effect.succeed(undefined)
 
 /**
  * GUILD_CREATE of the guild as the session's user sees it, with the members
- * who show as online when the session asked for GUILD_PRESENCES; nothing when
- * the guild cannot be read now.
+ * who show as online when the session asked for GUILD_PRESENCES and those in
+ * voice when it asked for GUILD_VOICE_STATES; nothing when the guild cannot be read now.
  */
 export const guildCreate = (
   actors: Actors["Service"],
   presences: Presences["Service"],
+  voices: VoiceStates["Service"],
   guildId: string,
   session: GatewaySession
 ) =>
   actors.readGuild(guildId, Reads.view(session.userId), (guild) => guild.View({ userId: session.userId })).pipe(
-    Effect.map((view): ReadonlyArray<Dispatch> => {
-      const online = wants(session.intents, Intent.GUILD_PRESENCES) ? presences.inGuild(guildId, session.userId) : []
-      // The view is JSON already (shared by every member who sees the same): the presences are spliced in.
-      const data = online.length === 0 ? view : `${view.slice(0, -1)},"presences":[${online.join(",")}]}`
-      return [{ type: "GUILD_CREATE", data }]
-    }),
+    Effect.flatMap((view) =>
+      Effect.map(voiceStatesFor(voices, guildId, session), (voice): ReadonlyArray<Dispatch> => {
+        const online = wants(session.intents, Intent.GUILD_PRESENCES) ? presences.inGuild(guildId, session.userId) : []
+        // The view is JSON already (shared by every member who sees the same): the presences and voice states are spliced in.
+        const parts = [
+          ...(online.length === 0 ? [] : [`"presences":[${online.join(",")}]`]),
+          ...(voice === undefined ? [] : [`"voice_states":[${voice.join(",")}]`])
+        ]
+        const data = parts.length === 0 ? view : `${view.slice(0, -1)},${parts.join(",")}}`
+        return [{ type: "GUILD_CREATE", data }]
+      })),
     Effect.orElseSucceed((): ReadonlyArray<Dispatch> => [])
   )
 
@@ -46,6 +57,7 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
   const registry = yield* GatewayRegistry
   const actors = yield* Actors
   const presences = yield* Presences
+  const voices = yield* VoiceStates
 
   const toGuild = ({ event }: FeedEvent) => {
     const admits = admission(event.audience)
@@ -70,7 +82,7 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
   const sendGuild = (session: GatewaySession, guildId: string, first: Effect.Effect<void>) =>
     Effect.suspend(() => {
       session.hold()
-      return Effect.andThen(first, guildCreate(actors, presences, guildId, session)).pipe(
+      return Effect.andThen(first, guildCreate(actors, presences, voices, guildId, session)).pipe(
         Effect.onExit((exit) => Effect.sync(() => session.release(exit._tag === "Success" ? exit.value : []))),
         Effect.forkDetach,
         Effect.asVoid
@@ -92,6 +104,8 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
 
   const deliver = (item: FeedEvent) =>
     Effect.andThen(item.forGuild ? toGuild(item) : Effect.void, item.forMember ? toMember(item) : Effect.void).pipe(
+      // Voice states the event ends (a member gone, a channel deleted) end once the event is out.
+      Effect.andThen(voices.observe(item.event)),
       Effect.catchCause((cause) => Effect.logWarning("gateway: an event was not delivered", cause))
     )
 

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -9,6 +9,7 @@ import { AppConfig } from "../Config.ts"
 import { Api } from "../http/Api.ts"
 import { BadRequest } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { MessageVisibility } from "../messages/Visibility.ts"
 import { SOCKET_PATH } from "./Api.ts"
 import { serveConnection } from "./Connection.ts"
 import { makeHeartbeats } from "./Heartbeats.ts"
@@ -16,6 +17,7 @@ import { makeMemberRequests } from "./MemberRequests.ts"
 import { Presences } from "./Presence.ts"
 import { makeReady } from "./Ready.ts"
 import { GatewayRegistry } from "./Registry.ts"
+import { VoiceStates } from "./VoiceStates.ts"
 
 /** One shard serves every guild; identifies are bounded per connection (rate limit), not per day. */
 const SESSION_START_LIMIT = { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 }
@@ -29,6 +31,7 @@ export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) 
     const ready = yield* makeReady
     const presences = yield* Presences
     const requestMembers = yield* makeMemberRequests
+    const voiceStates = yield* VoiceStates
 
     /** The configured URL, else ws:// on the host the client reached us by. */
     const socketUrl = (request: HttpServerRequest.HttpServerRequest) =>
@@ -43,6 +46,7 @@ export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) 
       outboundLimitBytes: settings.gatewayOutboundLimitBytes,
       presence: presences.update,
       requestMembers,
+      voiceState: voiceStates.update,
       authenticate: (token: string) =>
         Effect.map(Effect.provideContext(resolveToken(token), tokens), (user) =>
           user === undefined ? undefined : { userId: user.id, applicationId: user.applicationId })
@@ -59,4 +63,4 @@ export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) 
             Effect.as(HttpServerResponse.empty())
           )
           : Effect.fail(new BadRequest({ code: "INVALID_REQUEST", message: "This endpoint takes a WebSocket upgrade" })))
-  }))))
+  })))).pipe(Layer.provide(MessageVisibility.layer))

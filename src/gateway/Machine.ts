@@ -36,6 +36,8 @@ export interface MachineDeps {
   readonly presence: (session: GatewaySession, update: PresenceUpdate) => Effect.Effect<void>
   /** Op 8 (MemberRequests.ts). */
   readonly requestMembers: (session: GatewaySession, data: unknown) => Effect.Effect<Closing | undefined>
+  /** Op 4 (VoiceStates.ts). */
+  readonly voiceState: (session: GatewaySession, data: unknown) => Effect.Effect<Closing | undefined>
 }
 
 const ONLINE: PresenceUpdate = { status: "online" }
@@ -43,9 +45,6 @@ const ONLINE: PresenceUpdate = { status: "online" }
 const closing = (code: number, reason: string): Effect.Effect<Closing> => Effect.succeed({ code, reason })
 const carryOn: Effect.Effect<Closing | undefined> = Effect.succeed(undefined)
 const decoder = new TextDecoder()
-
-/** Ops of the protocol that this gateway accepts from an identified client and does not act on yet. */
-const NOT_ACTED_ON: ReadonlySet<number> = new Set([Op.VOICE_STATE_UPDATE])
 
 /**
  * One connection's protocol state: not identified, then attached to a
@@ -128,9 +127,10 @@ export const makeMachine = (deps: MachineDeps, link: Link) => {
       }
       case Op.REQUEST_GUILD_MEMBERS:
         return session === undefined ? closing(Close.NOT_AUTHENTICATED, "Not authenticated") : deps.requestMembers(session, payload.d)
+      case Op.VOICE_STATE_UPDATE:
+        return session === undefined ? closing(Close.NOT_AUTHENTICATED, "Not authenticated") : deps.voiceState(session, payload.d)
       default:
-        if (!NOT_ACTED_ON.has(payload.op)) return closing(Close.UNKNOWN_OPCODE, "Unknown opcode")
-        return session === undefined ? closing(Close.NOT_AUTHENTICATED, "Not authenticated") : carryOn
+        return closing(Close.UNKNOWN_OPCODE, "Unknown opcode")
     }
   }
 

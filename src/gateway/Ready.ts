@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { DmsRepo } from "../dms/Repo.ts"
 import { ReadStatesRepo } from "../messages/ReadStatesRepo.ts"
+import { MessageVisibility } from "../messages/Visibility.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RelationshipResponse, RelationshipType } from "../relationships/Api.ts"
 import { Relationships } from "../relationships/Relationships.ts"
@@ -12,6 +13,7 @@ import { guildCreate } from "./Fanout.ts"
 import { Presences } from "./Presence.ts"
 import { API_VERSION } from "./Protocol.ts"
 import { GatewayRegistry } from "./Registry.ts"
+import { VoiceStates } from "./VoiceStates.ts"
 import type { Identity } from "./Machine.ts"
 import type { Dispatch, GatewaySession } from "./Session.ts"
 
@@ -27,6 +29,17 @@ const encodeSettings = Schema.encodeEffect(UserSettingsResponse)
 const withPresences = (json: string, online: ReadonlyArray<string>) => `${json.slice(0, -1)},"presences":[${online.join(",")}]}`
 
 /**
+ * The channels the user may read, for counting mentions in those they never
+ * opened. A guild that cannot answer now (its actor restarting) would fail the
+ * whole list: READY goes out without those counts rather than not at all, as
+ * it goes out without that guild's GUILD_CREATE.
+ */
+const readableNow = (visibility: MessageVisibility["Service"], userId: string, guildIds: ReadonlyArray<string>) =>
+  visibility.readable(userId, guildIds).pipe(
+    Effect.catch((error) => Effect.as(Effect.logWarning("gateway: READY without the mentions of unopened channels", error), []))
+  )
+
+/**
  * Prepares a new session: registers it, makes it listen to the user's guilds,
  * then sends READY (the user, their guilds as unavailable stubs, relationships,
  * settings, read states, the session id, a bot's application) and one GUILD_CREATE per guild. Events of those
@@ -40,7 +53,9 @@ export const makeReady = Effect.gen(function*() {
   const settings = yield* UserSettings
   const dms = yield* DmsRepo
   const readStates = yield* ReadStatesRepo
+  const visibility = yield* MessageVisibility
   const presences = yield* Presences
+  const voices = yield* VoiceStates
 
   return (session: GatewaySession, identity: Identity, resumeUrl: string) =>
     Effect.gen(function*() {
@@ -53,7 +68,7 @@ export const makeReady = Effect.gen(function*() {
         Effect.flatMap(updates.privateView(userId), encodeUser),
         Effect.flatMap(relationships.list(userId), encodeRelationships),
         Effect.flatMap(settings.get(userId), encodeSettings),
-        readStates.listFor(userId)
+        Effect.flatMap(readableNow(visibility, userId, guildIds), (readable) => readStates.listFor(userId, readable))
       ], { concurrency: "unbounded" })
       const online = presences.of(friends.filter((r) => r.type === RelationshipType.friend).map((r) => r.id))
       const ready: Dispatch = {
@@ -71,7 +86,7 @@ export const makeReady = Effect.gen(function*() {
           ...(identity.applicationId === undefined ? {} : { application: { id: identity.applicationId, flags: 0 } })
         }), online)
       }
-      const creates = yield* Effect.forEach(guildIds, (id) => guildCreate(actors, presences, id, session), {
+      const creates = yield* Effect.forEach(guildIds, (id) => guildCreate(actors, presences, voices, id, session), {
         concurrency: VIEWS_AT_ONCE
       })
       session.release([ready, ...creates.flat()])

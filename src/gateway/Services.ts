@@ -7,9 +7,12 @@ import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import { UserEvents } from "./UserEvents.ts"
 import { UserFanoutLive } from "./UserFanout.ts"
+import { VoiceRoutes } from "./VoiceRoutes.ts"
+import { VoiceStates } from "./VoiceStates.ts"
 
 /** The gateway of the embedded process: it hears the events of its own actors. */
 export const gatewayLocal = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
+  Layer.provideMerge(VoiceStates.layer.pipe(Layer.provide(VoiceRoutes.layerLocal))),
   Layer.provideMerge(Presences.layer.pipe(Layer.provide([PresenceRoutes.layerLocal, UserEvents.layerLocal]))),
   Layer.provideMerge(GatewayRegistry.layer),
   Layer.provideMerge(EventFeed.layerLocal)
@@ -17,9 +20,10 @@ export const gatewayLocal = Layer.mergeAll(FanoutLive, UserFanoutLive, Temporary
 
 /**
  * The gateway of an API process in cluster mode: it hears the events of its sessions' guilds over Redis,
- * and tells presence changes there (PresenceRoutes.ts).
+ * and tells presence and voice changes there (PresenceRoutes.ts, VoiceRoutes.ts).
  */
 export const gatewayCluster = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
+  Layer.provideMerge(VoiceStates.layer.pipe(Layer.provide(VoiceRoutes.layerRedis))),
   Layer.provideMerge(Presences.layer.pipe(Layer.provide([PresenceRoutes.layerRedis, UserEvents.layerRedis]))),
   Layer.provideMerge(GatewayRegistry.layer),
   Layer.provideMerge(EventFeed.layerRedis)

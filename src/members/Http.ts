@@ -10,6 +10,7 @@ import { BadRequest } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
 import { imageHash } from "../users/Images.ts"
 import type { MemberUpdateRequest } from "./Schemas.ts"
+import { makeVoicePatches, touchesVoice } from "./VoiceMoves.ts"
 
 /**
  * The request as the actor takes it: images become their hashes (the bytes
@@ -41,17 +42,20 @@ const hashOf = (value: string | null | undefined, path: string): Result.Result<s
 export const MembersHttp = lean(HttpApiBuilder.group(Api, "members", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
+    const voicePatch = yield* makeVoicePatches
 
     // One of a guild's most frequent writes: no generator on its way.
     const update = (guildId: string, targetId: string | undefined, request: MemberUpdateRequest) => {
       const patch = toPatch(request)
       if (Result.isFailure(patch)) return Effect.fail(patch.failure)
-      return Effect.flatMap(Effect.all([CurrentUser, auditReason]), ([me, header]) =>
-        actors.writeResponse(guildId, Members.updateMember, { targetId: targetId ?? me.id, patch: patch.success }, {
-          actorId: me.id,
-          // The timeout's own reason names it in the audit log when the header does not.
-          reason: header ?? request.timeout_reason ?? null
-        }))
+      return Effect.flatMap(Effect.all([CurrentUser, auditReason]), ([me, header]) => {
+        // The timeout's own reason names it in the audit log when the header does not.
+        const by = { actorId: me.id, reason: header ?? request.timeout_reason ?? null }
+        // A move, disconnect, mute or deafen reaches the member's voice state too (VoiceMoves.ts).
+        return touchesVoice(patch.success)
+          ? voicePatch(guildId, targetId ?? me.id, patch.success, by)
+          : actors.writeResponse(guildId, Members.updateMember, { targetId: targetId ?? me.id, patch: patch.success }, by)
+      })
     }
 
     // The user actor forgets the guild; Postgres already has no membership if this is lost.

@@ -2,6 +2,10 @@ import type { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { SNOWFLAKE_EPOCH } from "../platform/Snowflake.ts"
 
+/** The lowest snowflake of the millisecond a member joined (`joinedAt`, a timestamptz): their messages start there. */
+export const joinedSnowflake = (sql: SqlClient.SqlClient, joinedAt: Fragment): Fragment =>
+  sql`(((extract(epoch FROM ${joinedAt}) * 1000)::bigint - ${sql.literal(String(SNOWFLAKE_EPOCH))}) << 22)`
+
 /**
  * The role and @everyone/@here mentions of `userId` in one channel after the
  * message `after`, as a scalar subquery (an integer).
@@ -27,7 +31,7 @@ export const unreadMassMentions = (sql: SqlClient.SqlClient, userId: string, cha
     WHERE m.channel_id = ${channel} AND m.id > ${after}
       AND (m.mention_everyone OR m.mention_role_ids <> '{}')
       AND (m.mention_everyone OR m.mention_role_ids && gm.roles)
-      AND m.id >= ((extract(epoch FROM gm.joined_at) * 1000)::bigint - ${sql.literal(String(SNOWFLAKE_EPOCH))}) << 22
+      AND m.id >= ${joinedSnowflake(sql, sql.literal("gm.joined_at"))}
       AND m.author_id <> ${userId}
       AND NOT (m.mention_user_ids <> '{}' AND m.mention_user_ids @> ARRAY[${userId}::bigint])
       AND NOT EXISTS (SELECT 1 FROM mention_dismissals d WHERE d.user_id = ${userId} AND d.message_id = m.id))`

@@ -72,7 +72,7 @@ export const updateMember = write(
           changes: [{ key: "roles", new_value: { added: applied.added, removed: applied.removed } }]
         })
       }
-      // No voice state is kept yet: a move is checked and recorded, a later voice service acts on the event.
+      // The move itself is the gateway's (voice states are not guild state): src/members/VoiceMoves.ts.
       if (patch.channel_id !== undefined) {
         audit.push(patch.channel_id === null
           ? { actionType: MEMBER_DISCONNECT, targetId: null, changes: [], options: { count: "1" } }

@@ -22,6 +22,7 @@ import { messageVisibilityReads } from "./MessageVisibility.ts"
 import { messageUploadReads } from "./MessageUploads.ts"
 import { messageJobReads, messageJobWrites } from "./MessageJobs.ts"
 import { temporaryMembersWrites } from "./TemporaryMembers.ts"
+import { voiceReads } from "./Voice.ts"
 
 /**
  * Every write and read a guild actor runs. A sub-domain adds its definitions
@@ -64,7 +65,8 @@ export const reads = [
   ...pinReads,
   ...messageJobReads,
   ...messageVisibilityReads,
-  ...messageUploadReads
+  ...messageUploadReads,
+  ...voiceReads
 ] as const
 
 /** Any write command, as it travels to the actor. */

@@ -1,0 +1,37 @@
+import { Effect, Schema } from "effect"
+import { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
+import { applyMemberPatch } from "../MemberUpdate.ts"
+import { read } from "../Operations.ts"
+import { voiceAccess } from "../VoiceAccess.ts"
+
+export const VoiceAccessReply = Schema.Struct({
+  member: GuildMemberResponse,
+  userLimit: Schema.Int,
+  bypassesLimit: Schema.Boolean
+})
+
+/**
+ * The gateway's op 4 asks whether the viewer may join a voice channel (VoiceAccess.ts);
+ * a refusal is the error. `now` is the caller's clock: a timeout takes CONNECT away.
+ */
+export const joinVoice = read(
+  "JoinVoice",
+  { channelId: Schema.String, now: Schema.Number },
+  VoiceAccessReply,
+  (state, { channelId, now }, viewerId) => Effect.fromResult(voiceAccess(state, viewerId, channelId, now))
+)
+
+/**
+ * The voice part of a member PATCH checked alone, exactly as the update checks it
+ * (MOVE_MEMBERS, a voice channel of the guild the target may connect to): when the
+ * target is not in voice, a mover who may not move them hears why before hearing that.
+ */
+export const checkVoiceMove = read(
+  "CheckVoiceMove",
+  { targetId: Schema.String, channelId: Schema.NullOr(Schema.String), now: Schema.Number },
+  Schema.Null,
+  (state, { targetId, channelId, now }, viewerId) =>
+    Effect.as(applyMemberPatch(state, viewerId, targetId, { channel_id: channelId }, now), null)
+)
+
+export const voiceReads = [joinVoice, checkVoiceMove] as const

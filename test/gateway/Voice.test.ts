@@ -1,0 +1,223 @@
+import { assert, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { createGuild } from "../guilds/GuildFixtures.ts"
+import { createInvite, firstChannel } from "../invites/Fixtures.ts"
+import { auditEntries } from "../members/Fixtures.ts"
+import { expectError, field, TestApi } from "../support/Api.ts"
+import { connect, dataOf, type GatewayClient, gatewayUrl, identified, identifyWith, nextMatching, nextOfType } from "./Client.ts"
+
+const CONNECT = 1n << 20n
+const MOVE_MEMBERS = 1n << 24n
+const GUILDS = 1
+
+const isOf = (userId: string) => (d: unknown) => typeof d === "object" && d !== null && "user_id" in d && d.user_id === userId
+
+/** The next VOICE_STATE_UPDATE about `userId`, as a record. */
+const voiceOf = (client: GatewayClient, userId: string) =>
+  Effect.map(nextMatching(client, "VOICE_STATE_UPDATE", isOf(userId)), dataOf)
+
+/** Op 4 into `channelId` of `guildId` (null leaves). */
+const joinVoice = (client: GatewayClient, guildId: string, channelId: string | null, self: { mute?: boolean; deaf?: boolean } = {}) =>
+  client.send({ op: 4, d: { guild_id: guildId, channel_id: channelId, self_mute: self.mute ?? false, self_deaf: self.deaf ?? false } })
+
+/** A channel of the owner's guild; its id. */
+const createChannel = (token: string, guildId: string, body: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const reply = yield* api.request("POST", `/guilds/${guildId}/channels`, { token, body })
+    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+    return field(reply.body, "id")
+  })
+
+/**
+ * An owner's guild with members (joined through an invite) and voice channels:
+ * two open ones, one @everyone may see but not connect to, one for a single user.
+ */
+const voiceGuild = (members: number) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const owner = yield* api.register()
+    const guildId = yield* createGuild(owner.token)
+    const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
+    const joined: Array<{ token: string; userId: string }> = []
+    for (let i = 0; i < members; i++) {
+      const member = yield* api.register()
+      assert.strictEqual((yield* api.request("POST", `/invites/${code}`, { token: member.token })).status, 200)
+      joined.push(member)
+    }
+    const voice = (name: string, extra: Record<string, unknown> = {}) => createChannel(owner.token, guildId, { type: 2, name, ...extra })
+    const lounge = yield* voice("Lounge")
+    const stage = yield* voice("Stage")
+    const locked = yield* voice("Locked", {
+      permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: CONNECT.toString() }]
+    })
+    const booth = yield* voice("Booth", { user_limit: 1 })
+    return { api, owner, members: joined, guildId, lounge, stage, locked, booth }
+  })
+
+/** Identifies and waits for the guild's GUILD_CREATE: the client, its session id and that GUILD_CREATE's data. */
+const session = (token: string, guildId: string) =>
+  Effect.gen(function*() {
+    const { client, ready } = yield* identified(token)
+    const create = yield* nextMatching(client, "GUILD_CREATE", (d) => typeof d === "object" && d !== null && "id" in d && d.id === guildId)
+    return { client, sessionId: field(ready, "session_id"), create: dataOf(create) }
+  })
+
+layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice states", (it) => {
+  it.effect("op 4 joins, moves and leaves; refused joins change nothing; GUILD_CREATE carries voice_states; closing leaves", () =>
+    Effect.gen(function*() {
+      const { owner, members: [member, other], guildId, lounge, stage, locked, booth } = yield* voiceGuild(2)
+      if (member === undefined || other === undefined) throw new Error("two members")
+      const watcher = yield* session(owner.token, guildId)
+      expect(watcher.create.voice_states).toEqual([])
+      const { client: memberSide, sessionId } = yield* session(member.token, guildId)
+      const otherSide = (yield* session(other.token, guildId)).client
+
+      // Nobody may connect to Locked: ignored, not a disconnect; the next join is the first state anyone hears of.
+      joinVoice(memberSide, guildId, locked)
+      joinVoice(memberSide, guildId, lounge, { mute: true })
+      const joined = yield* voiceOf(watcher.client, member.userId)
+      expect(joined).toMatchObject({
+        guild_id: guildId,
+        channel_id: lounge,
+        user_id: member.userId,
+        session_id: sessionId,
+        mute: false,
+        deaf: false,
+        self_mute: true,
+        self_deaf: false,
+        self_video: false,
+        suppress: false,
+        member: { user: { id: member.userId } }
+      })
+      // The member's own session hears its state too.
+      expect(yield* voiceOf(memberSide, member.userId)).toMatchObject({ channel_id: lounge, session_id: sessionId })
+
+      // A new session gets the guild with who is in voice (the members travel apart).
+      const later = yield* session(owner.token, guildId)
+      expect(later.create.voice_states).toEqual([
+        expect.objectContaining({ user_id: member.userId, channel_id: lounge, session_id: sessionId, self_mute: true })
+      ])
+      expect((later.create.voice_states as ReadonlyArray<object>)[0]).not.toHaveProperty("member")
+      // A session that did not ask for GUILD_VOICE_STATES gets none.
+      const guildsOnly = (yield* identifyWith(owner.token, { intents: GUILDS })).client
+      expect(dataOf(yield* nextOfType(guildsOnly, "GUILD_CREATE"))).not.toHaveProperty("voice_states")
+
+      // Deafening oneself in the same channel, then moving.
+      joinVoice(memberSide, guildId, lounge, { mute: true, deaf: true })
+      expect(yield* voiceOf(watcher.client, member.userId)).toMatchObject({ channel_id: lounge, self_deaf: true })
+      joinVoice(memberSide, guildId, booth)
+      expect(yield* voiceOf(watcher.client, member.userId)).toMatchObject({ channel_id: booth, self_mute: false, self_deaf: false })
+
+      // Booth holds one: the other member is refused, then joins Stage; the owner (MOVE_MEMBERS) gets into the full Booth.
+      joinVoice(otherSide, guildId, booth)
+      joinVoice(otherSide, guildId, stage)
+      expect(yield* voiceOf(watcher.client, other.userId)).toMatchObject({ channel_id: stage })
+      joinVoice(later.client, guildId, booth)
+      expect(yield* voiceOf(watcher.client, owner.userId)).toMatchObject({ channel_id: booth, session_id: later.sessionId })
+
+      // Leaving with channel_id null; the channel is free again.
+      joinVoice(otherSide, guildId, null)
+      expect(yield* voiceOf(watcher.client, other.userId)).toMatchObject({ channel_id: null, user_id: other.userId })
+
+      // The member's session ends: they leave voice, and a later GUILD_CREATE has the owner alone.
+      memberSide.close(1000)
+      expect(yield* voiceOf(watcher.client, member.userId)).toMatchObject({ channel_id: null, session_id: sessionId })
+      const last = yield* session(owner.token, guildId)
+      expect(last.create.voice_states).toEqual([expect.objectContaining({ user_id: owner.userId, channel_id: booth })])
+    }))
+
+  it.effect("a moderator moves, mutes and disconnects a member; MOVE_MEMBERS, the target's CONNECT and being in voice are checked", () =>
+    Effect.gen(function*() {
+      const { api, owner, members: [member, plain], guildId, lounge, stage, locked } = yield* voiceGuild(2)
+      if (member === undefined || plain === undefined) throw new Error("two members")
+      const watcher = (yield* session(owner.token, guildId)).client
+      const { client: memberSide, sessionId } = yield* session(member.token, guildId)
+      const path = `/guilds/${guildId}/members/${member.userId}`
+
+      // Not in voice: whoever may not move them hears so first; whoever may hears USER_NOT_IN_VOICE. Nothing is audited.
+      expectError(yield* api.request("PATCH", path, { token: plain.token, body: { channel_id: stage } }), 403, "MISSING_PERMISSIONS")
+      expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: stage } }), 400, "USER_NOT_IN_VOICE")
+      expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: null } }), 400, "USER_NOT_IN_VOICE")
+      expect(yield* auditEntries(guildId, 26)).toEqual([])
+
+      joinVoice(memberSide, guildId, lounge)
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge })
+      expect(yield* voiceOf(memberSide, member.userId)).toMatchObject({ channel_id: lounge })
+
+      expectError(yield* api.request("PATCH", path, { token: plain.token, body: { channel_id: stage } }), 403, "MISSING_PERMISSIONS")
+      // The member could not connect to Locked themselves: nobody moves them there.
+      expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: locked } }), 403, "MISSING_PERMISSIONS")
+
+      const moved = yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: stage } })
+      assert.strictEqual(moved.status, 200, JSON.stringify(moved.body))
+      expect(moved.body).toMatchObject({ user: { id: member.userId } })
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: stage, session_id: sessionId })
+      expect(yield* voiceOf(memberSide, member.userId)).toMatchObject({ channel_id: stage })
+      expect(yield* auditEntries(guildId, 26)).toMatchObject([{ user_id: owner.userId, options: { channel_id: stage, count: "1" } }])
+
+      // A server mute reaches the state (and stays on the member).
+      const muted = yield* api.request("PATCH", path, { token: owner.token, body: { mute: true } })
+      assert.strictEqual(muted.status, 200, JSON.stringify(muted.body))
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: stage, mute: true, deaf: false, member: { mute: true } })
+      // Rejoining keeps the server mute.
+      joinVoice(memberSide, guildId, lounge)
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge, mute: true })
+
+      const out = yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: null } })
+      assert.strictEqual(out.status, 200, JSON.stringify(out.body))
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null, user_id: member.userId })
+      expect(yield* auditEntries(guildId, 27)).toMatchObject([{ user_id: owner.userId }])
+      expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: lounge } }), 400, "USER_NOT_IN_VOICE")
+
+      // A moderator given MOVE_MEMBERS by a role moves too.
+      const role = yield* api.request("POST", `/guilds/${guildId}/roles`, {
+        token: owner.token,
+        body: { name: "movers", permissions: MOVE_MEMBERS.toString() }
+      })
+      assert.strictEqual(role.status, 200, JSON.stringify(role.body))
+      const given = yield* api.request("PUT", `/guilds/${guildId}/members/${plain.userId}/roles/${field(role.body, "id")}`, { token: owner.token })
+      assert.strictEqual(given.status, 204, JSON.stringify(given.body))
+      joinVoice(memberSide, guildId, lounge)
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge })
+      const byRole = yield* api.request("PATCH", path, { token: plain.token, body: { channel_id: stage } })
+      assert.strictEqual(byRole.status, 200, JSON.stringify(byRole.body))
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: stage })
+    }))
+
+  it.effect("a kicked member and a deleted channel's occupants leave voice", () =>
+    Effect.gen(function*() {
+      const { api, owner, members: [member, other], guildId, lounge, stage } = yield* voiceGuild(2)
+      if (member === undefined || other === undefined) throw new Error("two members")
+      const watcher = (yield* session(owner.token, guildId)).client
+      const memberSide = (yield* session(member.token, guildId)).client
+      const otherSide = (yield* session(other.token, guildId)).client
+      joinVoice(memberSide, guildId, lounge)
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge })
+      joinVoice(otherSide, guildId, stage)
+      expect(yield* voiceOf(watcher, other.userId)).toMatchObject({ channel_id: stage })
+
+      const kicked = yield* api.request("DELETE", `/guilds/${guildId}/members/${member.userId}`, { token: owner.token })
+      assert.strictEqual(kicked.status, 204, JSON.stringify(kicked.body))
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null })
+
+      const deleted = yield* api.request("DELETE", `/channels/${stage}`, { token: owner.token })
+      assert.strictEqual(deleted.status, 204, JSON.stringify(deleted.body))
+      expect(yield* voiceOf(watcher, other.userId)).toMatchObject({ channel_id: null })
+      const later = yield* session(owner.token, guildId)
+      expect(later.create.voice_states).toEqual([])
+    }))
+
+  it.effect("a malformed op 4 closes with 4002; op 4 before IDENTIFY with 4003", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const { token } = yield* api.register()
+      const { client } = yield* identified(token)
+      client.send({ op: 4, d: { guild_id: "not a snowflake", channel_id: null } })
+      assert.strictEqual((yield* client.closed).code, 4002)
+      const early = yield* connect(yield* gatewayUrl(token))
+      yield* early.next
+      early.send({ op: 4, d: { guild_id: "1", channel_id: null, self_mute: false, self_deaf: false } })
+      assert.strictEqual((yield* early.closed).code, 4003)
+    }))
+})
