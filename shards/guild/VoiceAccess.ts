@@ -48,3 +48,16 @@ export const voiceAccess = (
     bypassesLimit: has(granted, Permission.MOVE_MEMBERS)
   })
 }
+
+/**
+ * Whether `userId`, in voice in `channelId`, may stay there at `now`: as for joining, a member
+ * of the guild with VIEW_CHANNEL and CONNECT in that voice channel (a timeout takes CONNECT),
+ * but no user limit: a channel that filled up or had its limit lowered keeps who is inside.
+ * Their member as it is now when they may; undefined when they are to be disconnected.
+ */
+export const mayStay = (state: GuildState, userId: string, channelId: string, now: number): GuildMemberResponse | undefined => {
+  const member = state.members.get(userId)
+  const channel = state.channels.get(channelId)
+  if (member === undefined || channel === undefined || channel.type !== CHANNEL_VOICE) return undefined
+  return canConnect(state, userId, channel, now) ? member : undefined
+}

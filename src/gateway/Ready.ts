@@ -36,7 +36,7 @@ const withPresences = (json: string, online: ReadonlyArray<string>) => `${json.s
  */
 const readableNow = (visibility: MessageVisibility["Service"], userId: string, guildIds: ReadonlyArray<string>) =>
   visibility.readable(userId, guildIds).pipe(
-    Effect.catch((error) => Effect.as(Effect.logWarning("gateway: READY without the mentions of unopened channels", error), []))
+    Effect.catch((error) => Effect.as(Effect.logWarning("gateway: READY without role and @everyone mention counts", error), []))
   )
 
 /**

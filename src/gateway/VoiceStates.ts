@@ -6,6 +6,7 @@ import { Close } from "./Protocol.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { RoutedEvent } from "./Relay.ts"
 import type { Closing, GatewaySession } from "./Session.ts"
+import { makeVoiceRechecks } from "./VoiceRechecks.ts"
 import { VoiceRoutes } from "./VoiceRoutes.ts"
 import {
   decodeVoiceStateRequest,
@@ -30,8 +31,9 @@ const decodeDeleted = Schema.decodeUnknownOption(
  * sessions are (VoiceRoutes.ts) and never written to Postgres. A session joins,
  * moves and leaves with op 4, checked by the guild (operations/Voice.ts); a
  * refused op 4 changes nothing. A state ends with its session, with the member's
- * membership, with its channel and with its guild. Every change goes to the
- * guild's sessions as VOICE_STATE_UPDATE.
+ * membership, with its channel and with its guild, and when the member may no
+ * longer connect there (VoiceRechecks.ts). Every change goes to the guild's
+ * sessions as VOICE_STATE_UPDATE.
  */
 export class VoiceStates extends Context.Service<VoiceStates, {
   /** Op 4 of `session`; a malformed one ends the connection, as op 3's does. */
@@ -45,7 +47,10 @@ export class VoiceStates extends Context.Service<VoiceStates, {
    * member's server mute and deafen (`memberJson`, the updated member) reach their state.
    */
   readonly memberPatched: (guildId: string, userId: string, channelId: string | null | undefined, memberJson: string) => Effect.Effect<void>
-  /** A guild event this process delivers: a member who left, a deleted channel or guild take their states along. */
+  /**
+   * A guild event this process delivers: a member who left, a deleted channel or guild take their states along;
+   * a member, role, channel or guild updated has the states it may concern re-checked (VoiceRechecks.ts).
+   */
   readonly observe: (event: RoutedEvent) => Effect.Effect<void>
 }>()("guildhall/VoiceStates") {
   static readonly layer = Layer.effect(
@@ -84,6 +89,8 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           hold(next)
           return announce(next)
         })
+
+      const recheck = yield* makeVoiceRechecks({ actors, routes, held: (guildId) => held.get(guildId), leave, announce })
 
       const join = (session: GatewaySession, guildId: string, channelId: string, request: VoiceStateRequest, before: VoiceState | undefined) =>
         Effect.gen(function*() {
@@ -151,6 +158,7 @@ export class VoiceStates extends Context.Service<VoiceStates, {
         const users = held.get(event.guildId)
         if (users === undefined) return Effect.void
         const { type, data } = event.dispatch
+        recheck(event)
         if (type === "GUILD_MEMBER_REMOVE") {
           const userId = event.membership?.userId
           const sessionId = userId === undefined ? undefined : users.get(userId)

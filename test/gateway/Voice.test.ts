@@ -4,6 +4,7 @@ import { createGuild } from "../guilds/GuildFixtures.ts"
 import { createInvite, firstChannel } from "../invites/Fixtures.ts"
 import { auditEntries } from "../members/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { eventually } from "../support/Cluster.ts"
 import { connect, dataOf, type GatewayClient, gatewayUrl, identified, identifyWith, nextMatching, nextOfType } from "./Client.ts"
 
 const CONNECT = 1n << 20n
@@ -206,6 +207,116 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
       expect(yield* voiceOf(watcher, other.userId)).toMatchObject({ channel_id: null })
       const later = yield* session(owner.token, guildId)
       expect(later.create.voice_states).toEqual([])
+    }))
+
+  it.effect("losing CONNECT where one is disconnects: a role taken away, a timeout, the channel's overwrites, @everyone's permissions", () =>
+    Effect.gen(function*() {
+      const { api, owner, members: [member, other, third], guildId, lounge, stage } = yield* voiceGuild(3)
+      if (member === undefined || other === undefined || third === undefined) throw new Error("three members")
+      const watcher = (yield* session(owner.token, guildId)).client
+      const memberSide = (yield* session(member.token, guildId)).client
+      const otherSide = (yield* session(other.token, guildId)).client
+      const thirdSide = (yield* session(third.token, guildId)).client
+
+      // Club: only its role connects (the role grants nothing else).
+      const role = yield* api.request("POST", `/guilds/${guildId}/roles`, { token: owner.token, body: { name: "club" } })
+      assert.strictEqual(role.status, 200, JSON.stringify(role.body))
+      const club = field(role.body, "id")
+      const room = yield* createChannel(owner.token, guildId, {
+        type: 2,
+        name: "Club",
+        permission_overwrites: [
+          { id: guildId, type: 0, allow: "0", deny: CONNECT.toString() },
+          { id: club, type: 0, allow: CONNECT.toString(), deny: "0" }
+        ]
+      })
+      const membership = `/guilds/${guildId}/members/${member.userId}/roles/${club}`
+      assert.strictEqual((yield* api.request("PUT", membership, { token: owner.token })).status, 204)
+
+      joinVoice(memberSide, guildId, room)
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: room })
+      joinVoice(otherSide, guildId, lounge)
+      expect(yield* voiceOf(watcher, other.userId)).toMatchObject({ channel_id: lounge })
+      joinVoice(thirdSide, guildId, stage)
+      expect(yield* voiceOf(watcher, third.userId)).toMatchObject({ channel_id: stage })
+      joinVoice(watcher, guildId, room)
+      expect(yield* voiceOf(watcher, owner.userId)).toMatchObject({ channel_id: room })
+
+      const taken = yield* api.request("DELETE", membership, { token: owner.token })
+      assert.strictEqual(taken.status, 204, JSON.stringify(taken.body))
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null, user_id: member.userId })
+      // Their own session hears it too (after its join, still unread there).
+      const left = (d: unknown) => isOf(member.userId)(d) && typeof d === "object" && d !== null && "channel_id" in d && d.channel_id === null
+      yield* nextMatching(memberSide, "VOICE_STATE_UPDATE", left)
+
+      const until = new Date(Date.now() + 3_600_000).toISOString()
+      const timedOut = yield* api.request("PATCH", `/guilds/${guildId}/members/${other.userId}`, {
+        token: owner.token,
+        body: { communication_disabled_until: until }
+      })
+      assert.strictEqual(timedOut.status, 200, JSON.stringify(timedOut.body))
+      expect(yield* voiceOf(watcher, other.userId)).toMatchObject({ channel_id: null, user_id: other.userId })
+      // Timed out, they cannot come back either: their op 4 is ignored, the member's next one is what is heard.
+      joinVoice(otherSide, guildId, lounge)
+      joinVoice(memberSide, guildId, lounge)
+      expect(yield* nextMatching(watcher, "VOICE_STATE_UPDATE", () => true).pipe(Effect.map(dataOf))).toMatchObject({
+        user_id: member.userId,
+        channel_id: lounge
+      })
+
+      const closed = yield* api.request("PUT", `/channels/${stage}/permissions/${guildId}`, {
+        token: owner.token,
+        body: { type: 0, allow: "0", deny: CONNECT.toString() }
+      })
+      assert.strictEqual(closed.status, 204, JSON.stringify(closed.body))
+      expect(yield* voiceOf(watcher, third.userId)).toMatchObject({ channel_id: null, user_id: third.userId })
+
+      // @everyone without CONNECT: the member in Lounge goes; the owner in Club stays.
+      const roles = yield* api.request("GET", `/guilds/${guildId}/roles`, { token: owner.token })
+      const everyone = (roles.body as ReadonlyArray<{ id: string; permissions: string }>).find((r) => r.id === guildId)
+      if (everyone === undefined) throw new Error("no @everyone role")
+      const lowered = yield* api.request("PATCH", `/guilds/${guildId}/roles/${guildId}`, {
+        token: owner.token,
+        body: { permissions: (BigInt(everyone.permissions) & ~CONNECT).toString() }
+      })
+      assert.strictEqual(lowered.status, 200, JSON.stringify(lowered.body))
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null })
+      const later = yield* session(owner.token, guildId)
+      expect(later.create.voice_states).toEqual([expect.objectContaining({ user_id: owner.userId, channel_id: room })])
+    }))
+
+  it.effect("the member in a voice state follows GUILD_MEMBER_UPDATE: the next VOICE_STATE_UPDATE has the new nick and roles", () =>
+    Effect.gen(function*() {
+      const { api, owner, members: [member], guildId, lounge } = yield* voiceGuild(1)
+      if (member === undefined) throw new Error("a member")
+      const watcher = (yield* session(owner.token, guildId)).client
+      const memberSide = (yield* session(member.token, guildId)).client
+      joinVoice(memberSide, guildId, lounge)
+      expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge, member: { roles: [] } })
+
+      const renamed = yield* api.request("PATCH", `/guilds/${guildId}/members/${member.userId}`, { token: owner.token, body: { nick: "Echo" } })
+      assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
+      const role = yield* api.request("POST", `/guilds/${guildId}/roles`, { token: owner.token, body: { name: "singers" } })
+      assert.strictEqual(role.status, 200, JSON.stringify(role.body))
+      const singers = field(role.body, "id")
+      const given = yield* api.request("PUT", `/guilds/${guildId}/members/${member.userId}/roles/${singers}`, { token: owner.token })
+      assert.strictEqual(given.status, 204, JSON.stringify(given.body))
+
+      // The member's own mute toggled: each op 4 is a VOICE_STATE_UPDATE; the update is taken up right after its event.
+      let muted = false
+      const toggled = Effect.suspend(() => {
+        muted = !muted
+        joinVoice(memberSide, guildId, lounge, { mute: muted })
+        return voiceOf(watcher, member.userId)
+      })
+      const seen = yield* eventually("the member in the voice state", toggled, (d) => {
+        const m = d.member as { nick?: string | null; roles: ReadonlyArray<string> }
+        return m.nick === "Echo" && m.roles.includes(singers)
+      }, 10)
+      expect(seen).toMatchObject({ channel_id: lounge, member: { user: { id: member.userId }, nick: "Echo", roles: [singers] } })
+      // Still in voice: a nick or a role that takes nothing away disconnects nobody.
+      const later = yield* session(owner.token, guildId)
+      expect(later.create.voice_states).toEqual([expect.objectContaining({ user_id: member.userId, channel_id: lounge })])
     }))
 
   it.effect("a malformed op 4 closes with 4002; op 4 before IDENTIFY with 4003", () =>

@@ -87,6 +87,19 @@ it.live("voice states cross API processes: joins, GUILD_CREATE, moves over HTTP,
     const third = (yield* identifyAt(two.ws, owner.token)).client
     expect(dataOf(yield* nextMatching(third, "GUILD_CREATE", isGuild(guildId))).voice_states).toEqual([])
 
+    // In voice through process two, then timed out: the guild's actor, on the shard, says they may not stay.
+    const back = (yield* identifyAt(two.ws, member.token)).client
+    yield* nextMatching(back, "GUILD_CREATE", isGuild(guildId))
+    back.send({ op: 4, d: { guild_id: guildId, channel_id: lounge, self_mute: false, self_deaf: false } })
+    expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge })
+    const timedOut = yield* json(`${two.base}/guilds/${guildId}/members/${member.userId}`, {
+      method: "PATCH",
+      token: owner.token,
+      body: { communication_disabled_until: new Date(Date.now() + 3_600_000).toISOString() }
+    })
+    assert.strictEqual(timedOut.status, 200, JSON.stringify(timedOut.body))
+    expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null })
+
     yield* stopProcess(two.started.child)
     yield* stopProcess(shard.child)
   }), { timeout: 240_000 })

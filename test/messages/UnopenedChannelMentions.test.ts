@@ -80,6 +80,39 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("mention c
       expect((yield* readyEntries(member.token)).get(channelId)).toMatchObject({ mention_count: 0, last_message_id: last })
     }))
 
+  it.effect("a channel read before and hidden since: its row stays, its @everyone mentions count no more", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const { owner, guildId } = yield* guildWithChannel
+      const member = yield* memberWith(guildId, CHAT)
+      const clubReply = yield* api.request("POST", `/guilds/${guildId}/roles`, { token: owner.token, body: { name: "club" } })
+      assert.strictEqual(clubReply.status, 200, JSON.stringify(clubReply.body))
+      const club = field(clubReply.body, "id")
+      // Hidden from the member's own role; the club role's allow lifts that while they hold it.
+      const room = yield* newChannel(owner.token, guildId, {
+        name: "club",
+        permission_overwrites: [
+          { id: member.roleId, type: 0, deny: String(Permission.VIEW_CHANNEL) },
+          { id: club, type: 0, allow: String(Permission.VIEW_CHANNEL) }
+        ]
+      })
+      const membership = `/guilds/${guildId}/members/${member.userId}/roles/${club}`
+      const joined = yield* api.request("PUT", membership, { token: owner.token })
+      assert.strictEqual(joined.status, 204, JSON.stringify(joined.body))
+
+      const first = yield* sent(owner.token, room, "welcome")
+      const ack = yield* api.request("POST", `/channels/${room}/messages/${first}/ack`, { token: member.token, body: {} })
+      assert.strictEqual(ack.status, 204, JSON.stringify(ack.body))
+      yield* sent(owner.token, room, "@everyone meeting")
+      expect((yield* readyEntries(member.token)).get(room)).toMatchObject({ mention_count: 1, last_message_id: first })
+
+      const left = yield* api.request("DELETE", membership, { token: owner.token })
+      assert.strictEqual(left.status, 204, JSON.stringify(left.body))
+      yield* sent(owner.token, room, "@everyone another meeting")
+      assert.lengthOf(yield* storedRows(member.userId, room), 1)
+      expect((yield* readyEntries(member.token)).get(room)).toMatchObject({ mention_count: 0, last_message_id: first })
+    }))
+
   it.effect("a channel whose pins were seen but messages never read: one entry with both", () =>
     Effect.gen(function*() {
       const api = yield* TestApi

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
 import { applyMemberPatch } from "../MemberUpdate.ts"
 import { read } from "../Operations.ts"
-import { voiceAccess } from "../VoiceAccess.ts"
+import { mayStay, voiceAccess } from "../VoiceAccess.ts"
 
 export const VoiceAccessReply = Schema.Struct({
   member: GuildMemberResponse,
@@ -34,4 +34,20 @@ export const checkVoiceMove = read(
     Effect.as(applyMemberPatch(state, viewerId, targetId, { channel_id: channelId }, now), null)
 )
 
-export const voiceReads = [joinVoice, checkVoiceMove] as const
+/** One member in voice, as a re-check asks about them: who, and where they are. */
+export const VoiceSeat = Schema.Struct({ userId: Schema.String, channelId: Schema.String })
+
+/**
+ * The gateway asks, after a guild event that may change who may be where (a member,
+ * role or channel updated), whether those in voice there may stay (VoiceAccess.ts
+ * mayStay), all of them in one read: each one's member as it is now, null to
+ * disconnect them. Asked by nobody in particular: the viewer is not consulted.
+ */
+export const recheckVoice = read(
+  "RecheckVoice",
+  { seats: Schema.Array(VoiceSeat), now: Schema.Number },
+  Schema.Array(Schema.NullOr(GuildMemberResponse)),
+  (state, { seats, now }) => Effect.succeed(seats.map((seat) => mayStay(state, seat.userId, seat.channelId, now) ?? null))
+)
+
+export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice] as const

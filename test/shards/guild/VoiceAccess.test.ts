@@ -5,7 +5,7 @@ import { applyMemberPatch } from "../../../shards/guild/MemberUpdate.ts"
 import { Permission } from "../../../shards/guild/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { CHANNEL_VOICE, createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import { voiceAccess } from "../../../shards/guild/VoiceAccess.ts"
+import { mayStay, voiceAccess } from "../../../shards/guild/VoiceAccess.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const now = Date.parse("2026-06-01T00:00:00Z")
@@ -87,6 +87,19 @@ describe("voice access", () => {
     assert.strictEqual(code(voiceAccess(s, "4", "102", now)), "MISSING_PERMISSIONS")
     // The owner connects anywhere.
     assert.isTrue(Result.isSuccess(voiceAccess(s, "1", "103", now)))
+  })
+
+  it("keeps in voice who may still connect there, whatever the user limit; not a timed-out member, nor where CONNECT is denied", () => {
+    // No user limit is consulted: 102's limit of two binds joining only.
+    assert.strictEqual(mayStay(s, "3", "102", now)?.user.id, "3")
+    assert.strictEqual(mayStay(s, "3", "103", now)?.user.id, "3")
+    assert.isUndefined(mayStay(s, "2", "103", now))
+    assert.isUndefined(mayStay(s, "4", "102", now))
+    // Their timeout over, they may be there again.
+    assert.strictEqual(mayStay(s, "4", "102", now + 120_000)?.user.id, "4")
+    assert.isUndefined(mayStay(s, "9", "102", now))
+    assert.isUndefined(mayStay(s, "3", "101", now))
+    assert.isUndefined(mayStay(s, "3", "999", now))
   })
 
   it("moves a member by PATCH only where they could connect themselves", () => {
