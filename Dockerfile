@@ -16,7 +16,9 @@ COPY schema ./schema
 
 # Inside a container the processes listen on every interface; the embedded mode
 # (no DATABASE_URL) keeps its data under /app/data (mount a volume there).
+# NODE_OPTIONS: the Node flags of package.json's start script (young generation size).
 ENV HOST=0.0.0.0 \
+    NODE_OPTIONS=--max-semi-space-size=32 \
     PORT=8080 \
     DATA_DIR=/app/data \
     SHARD_HOST=0.0.0.0 \

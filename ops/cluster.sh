@@ -17,6 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 readonly ROOT=$PWD
 readonly DIR="$ROOT/.tmp/cluster"
 readonly NODE="$ROOT/node_modules/.bin/node"
+# The Node flags of package.json's start script: every process runs as `npm start` runs it.
+SERVER_FLAGS=$("$NODE" -p 'require("./package.json").scripts.start.split(/\s+/).filter((t) => t.startsWith("--")).join(" ")')
+readonly SERVER_FLAGS
 readonly FIRST_SHARD_PORT=34431
 readonly START_TIMEOUT=60 STOP_TIMEOUT=20
 
@@ -85,7 +88,8 @@ show_log() {
 start_process() {
   local name=$1 script=$2
   shift 2
-  env "$@" nohup "$NODE" "$script" </dev/null >"$DIR/$name.log" 2>&1 &
+  # shellcheck disable=SC2086 # the flags are words
+  env "$@" nohup "$NODE" $SERVER_FLAGS "$script" </dev/null >"$DIR/$name.log" 2>&1 &
   echo $! >"$DIR/$name.pid"
   log "started $name (pid $!, log .tmp/cluster/$name.log)"
 }

@@ -21,6 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { Worker } from "node:worker_threads"
 import type { ClientsData, ClientsReport } from "./gateway-clients.ts"
 import { scratchDatabase } from "./member-seed.ts"
+import { serverNodeFlags } from "./server-flags.ts"
 
 const root = join(import.meta.dirname, "..", "..")
 const NODE = join(root, "node_modules", ".bin", "node")
@@ -142,7 +143,7 @@ export const measureGateway = async (options: {
   const adminKey = randomBytes(24).toString("base64url")
   const base = `http://127.0.0.1:${port}`
   const nodeArgs = (process.env["BENCH_GATEWAY_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
-  const server: ChildProcess = spawn(NODE, [...nodeArgs, "src/main.ts"], {
+  const server: ChildProcess = spawn(NODE, [...serverNodeFlags(root), ...nodeArgs, "src/main.ts"], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: database.url, ADMIN_BOOTSTRAP_KEY: adminKey, RATE_LIMITS: "off", LOG_REQUESTS: "false" },
     stdio: ["ignore", "ignore", "inherit"]

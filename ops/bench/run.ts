@@ -48,6 +48,7 @@ import { join, relative } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import autocannon from "autocannon"
 import { scratchDatabase, seedMembers } from "./member-seed.ts"
+import { serverNodeFlags } from "./server-flags.ts"
 import { type BenchTools, prepareMessages } from "./messages.ts"
 
 /** A failure with a message for the operator (no stack trace needed). */
@@ -84,8 +85,8 @@ const children: Array<Child> = []
 const profileDir = process.env["BENCH_PROFILE_DIR"]
 const profiling = profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]
 
-const startChild = (name: string, script: string, env: NodeJS.ProcessEnv): Child => {
-  const proc = spawn(NODE, [...profiling, script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+const startChild = (name: string, script: string, env: NodeJS.ProcessEnv, flags: ReadonlyArray<string> = []): Child => {
+  const proc = spawn(NODE, [...profiling, ...flags, script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
   const child: Child = { name, proc, output: [], exit: undefined }
   let partial = ""
   const collect = (chunk: Buffer) => {
@@ -240,7 +241,7 @@ const bootEmbedded = async (bootSeconds: number, extraEnv: NodeJS.ProcessEnv = {
   if (extraEnv["DATABASE_URL"] !== undefined) env["DATABASE_URL"] = extraEnv["DATABASE_URL"]
   const base = `http://127.0.0.1:${port}`
   process.stdout.write(`bench: booting the embedded server (src/main.ts) on ${base}, DATA_DIR ${dataDir}\n`)
-  const server = startChild("server", "src/main.ts", env)
+  const server = startChild("server", "src/main.ts", env, serverNodeFlags(root))
   const started = Date.now()
   const health = await waitForHealth(`${base}/_health`, server, bootSeconds)
   process.stdout.write(`bench: server answers /_health after ${((Date.now() - started) / 1000).toFixed(1)}s\n`)
