@@ -15,6 +15,7 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { jsonResponse } from "../http/Common.ts"
 import { invalidField, TooManyRequests, unknown } from "../http/Errors.ts"
 import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { sharedJsonResponse } from "../http/SharedBodies.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessageUploads } from "./MessageUploads.ts"
@@ -58,11 +59,11 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
           if ([query.before, query.after, query.around].filter((cursor) => cursor !== undefined).length > 1) {
             return yield* invalidField("before", "CANNOT_SPECIFY_BOTH_BEFORE_AND_AFTER", "Give one of before, after and around")
           }
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.listMessages(params.channel_id, me.id, query)
-          const guildId = yield* channels.guildOf(params.channel_id)
+          const guildId = yield* channels.guildOrDm(params.channel_id)
+          if (guildId === null) return yield* dms.listMessages(params.channel_id, me.id, query)
           const page = { channelId: params.channel_id, ...query, limit: query.limit ?? DEFAULT_LIMIT }
           const json = yield* actors.read(guildId, MessageReads.listMessages, page, me.id)
-          return json === null ? yield* reactions.withReactions(yield* repo.page(params.channel_id, page), me.id) : jsonResponse(json)
+          return json === null ? yield* reactions.withReactions(yield* repo.page(params.channel_id, page), me.id) : sharedJsonResponse(json)
         }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
