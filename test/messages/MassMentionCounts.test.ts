@@ -4,7 +4,7 @@ import { Permission } from "../../shards/guild/Permissions.ts"
 import { identified } from "../gateway/Client.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, memberWith, send, sent } from "./Fixtures.ts"
+import { guildWithChannel, memberWith, reload, send, sent } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
@@ -84,6 +84,9 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("mention c
       const { owner, guildId, channelId } = yield* guildWithChannel
       yield* sent(owner.token, channelId, "@everyone before anyone joined")
       const member = yield* memberWith(guildId, CHAT)
+      // Everyone reads the channel, so taking the role away changes only what the role's mentions count.
+      yield* queryAt(api.databaseUrl, "UPDATE guild_roles SET permissions = $1 WHERE id = $2", [CHAT.toString(), guildId])
+      yield* reload(guildId)
       // A direct mention gives the newcomer a read state, read from the start of the channel.
       yield* sent(owner.token, channelId, `welcome <@${member.userId}>`)
       assert.strictEqual(yield* readyCount(member.token, channelId), 1)
