@@ -5,6 +5,7 @@ import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.
 import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
 import type { MemberProfile } from "./MemberProfile.ts"
 import type { RowSink, RowWrite } from "./Operations.ts"
+import { rowsTable } from "./RowColumns.ts"
 import { SharedMap } from "./SharedMap.ts"
 
 interface MemberRow extends UserRow {
@@ -81,6 +82,10 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
  * numbers; the casts give them their columns' types). A member holding a
  * role is no longer temporary, for good (schema 0025).
  */
+const MEMBER_COLUMNS = [
+  "user_id", "nick", "roles", "mute", "deaf", "timeout", "avatar", "banner", "accent_color", "profile_flags", "bio", "pronouns"
+]
+
 export const memberRows: RowSink = {
   name: "guild_members",
   statements: (sql, guildId, rows) => [
@@ -89,8 +94,7 @@ export const memberRows: RowSink = {
           communication_disabled_until = v.timeout::timestamptz, avatar = v.avatar, banner = v.banner,
           accent_color = v.accent_color::integer, profile_flags = v.profile_flags::integer, bio = v.bio, pronouns = v.pronouns,
           temporary = m.temporary AND cardinality(v.roles::bigint[]) = 0
-        FROM (VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))})
-          AS v(user_id, nick, roles, mute, deaf, timeout, avatar, banner, accent_color, profile_flags, bio, pronouns)
+        FROM ${rowsTable(sql, rows, MEMBER_COLUMNS)}
         WHERE m.guild_id = ${guildId} AND m.user_id = v.user_id::bigint`
   ]
 }

@@ -4,6 +4,7 @@ import { MessageResponse } from "../../src/messages/Schemas.ts"
 import { writeRows } from "./BatchStatements.ts"
 import { type ChannelMessages, MessageWindow, WINDOW_SIZE, type WindowEntry } from "./MessageWindow.ts"
 import type { RowSink, RowWrite, SqlValue } from "./Operations.ts"
+import { rowsTable } from "./RowColumns.ts"
 import { SharedMap } from "./SharedMap.ts"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "./StoredMessages.ts"
 
@@ -37,6 +38,12 @@ const messageValues = (guildId: string | null, m: MessageResponse): ReadonlyArra
  * New messages as a batch writes them: one INSERT of many rows, so a burst of
  * sends to a guild costs one statement per batch, not one per message.
  */
+const INSERTED_COLUMNS = [
+  "channel_id", "id", "guild_id", "author_id", "type", "flags", "content", "tts", "mention_everyone", "mention_user_ids",
+  "mention_role_ids", "embeds", "attachments", "stickers", "reference_channel_id", "reference_message_id",
+  "reference_guild_id", "reference_type", "snapshots", "nonce", "created_at"
+]
+
 export const messageInserts: RowSink = {
   name: "messages",
   statements: (sql, _guildId, rows) => [
@@ -44,7 +51,11 @@ export const messageInserts: RowSink = {
         INSERT INTO messages (channel_id, id, guild_id, author_id, type, flags, content, tts, mention_everyone,
           mention_user_ids, mention_role_ids, embeds, attachments, stickers, reference_channel_id, reference_message_id,
           reference_guild_id, reference_type, snapshots, nonce, created_at)
-        VALUES ${sql.csv(rows.map((values) => sql`(${sql.csv(values.map((value) => sql`${value}`))})`))}`
+        SELECT channel_id::bigint, id::bigint, guild_id::bigint, author_id::bigint, type::integer, flags::integer, content,
+          tts::boolean, mention_everyone::boolean, mention_user_ids::bigint[], mention_role_ids::bigint[], embeds::jsonb,
+          attachments::jsonb, stickers::jsonb, reference_channel_id::bigint, reference_message_id::bigint,
+          reference_guild_id::bigint, reference_type::integer, snapshots::jsonb, nonce, created_at::timestamptz
+        FROM ${rowsTable(sql, rows, INSERTED_COLUMNS)}`
   ]
 }
 

@@ -12,6 +12,10 @@ import type { WriteContext } from "./Operations.ts"
 import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildSettings, GuildState } from "./State.ts"
 import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
+import { rowsTable } from "./RowColumns.ts"
+
+const AUDIT_COLUMNS = ["id", "user_id", "action_type", "target_id", "reason", "changes", "options", "created_at"]
+const OPERATION_COLUMNS = ["operation_id", "result"]
 
 /** What the actor knows of a write it commits. */
 export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "reason" | "now">
@@ -106,16 +110,20 @@ export class GuildRepo extends Context.Service<GuildRepo, {
       const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>) => {
         const decisions = writes.map((w) => w.decision)
         const entries = writes.flatMap(({ write, decision }) =>
-          decision.audit.map((entry, i) =>
-            sql`(${(BigInt(write.operationId) + BigInt(i)).toString()}, ${guildId}, ${write.actorId}, ${entry.actionType},
-                 ${entry.targetId}, ${write.reason}, ${JSON.stringify(entry.changes)}::jsonb,
-                 ${entry.options === undefined ? null : JSON.stringify(entry.options)}::jsonb, ${new Date(write.now).toISOString()})`))
+          decision.audit.map((entry, i) => [
+            (BigInt(write.operationId) + BigInt(i)).toString(), write.actorId, entry.actionType, entry.targetId, write.reason,
+            JSON.stringify(entry.changes), entry.options === undefined ? null : JSON.stringify(entry.options),
+            new Date(write.now).toISOString()
+          ]))
         const audit = entries.length === 0 ? [] : [
           sql`INSERT INTO guild_audit_log_entries (id, guild_id, user_id, action_type, target_id, reason, changes, options, created_at)
-              VALUES ${sql.csv(entries)}`
+              SELECT id::bigint, ${guildId}::bigint, user_id::bigint, action_type::integer, target_id, reason, changes::jsonb, options::jsonb,
+                created_at::timestamptz
+              FROM ${rowsTable(sql, entries, AUDIT_COLUMNS)}`
         ]
         const operations = sql`INSERT INTO actor_operations (operation_id, entity_id, result)
-          VALUES ${sql.csv(writes.map(({ write, decision }) => sql`(${write.operationId}, ${guildId}, ${decision.reply}::jsonb)`))}`
+          SELECT operation_id, ${guildId}::text, result::jsonb
+          FROM ${rowsTable(sql, writes.map(({ write, decision }) => [write.operationId, decision.reply]), OPERATION_COLUMNS)}`
         const rows = rowsInOneStatement(sql, guildId, decisions)
         if (rows !== undefined) {
           const parts = [...rows, ...audit].map((part, i) => sql`${sql.literal(`part${i}`)} AS (${part})`)
