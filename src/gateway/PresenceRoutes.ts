@@ -1,8 +1,9 @@
-import { Context, Effect, Layer, Option, Queue, Schedule, Schema } from "effect"
+import { Context, Effect, Layer, Option, Queue, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { Intent, wants } from "./Intents.ts"
+import { keepAlive, loggedRedisCall } from "./ProcessLiveness.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import { encodeRouted, guildChannel } from "./Relay.ts"
 import type { Dispatch } from "./Session.ts"
@@ -63,23 +64,16 @@ export class PresenceRoutes extends Context.Service<PresenceRoutes, {
       const userKeys = `${prefix}presence:user:`
       const abandoned = yield* Queue.unbounded<string>()
 
-      const redisCall = <A>(what: string, fallback: A, f: () => Promise<A>) =>
-        Effect.tryPromise(f).pipe(Effect.catch((error) => Effect.as(Effect.logWarning(`gateway presences: ${what}`, error), fallback)))
+      const redisCall = loggedRedisCall("gateway presences")
 
-      // Alive until its score: a process that stops beating is taken over by the first sweeper to see it.
-      const beat = redisCall("no heartbeat", 0, () => redis.zadd(processes, Date.now() + EXPIRES_MS, processId))
-      yield* beat
-      yield* beat.pipe(Effect.repeat(Schedule.spaced(BEAT)), Effect.forkScoped)
-
-      const sweep = Effect.gen(function*() {
-        const stale = yield* redisCall("no sweep", [], () => redis.zrangebyscore(processes, "-inf", Date.now()))
-        for (const dead of stale) {
-          const reply = yield* redisCall("no take-over", [], () =>
-            redis.eval(TAKE_OVER, 2, processes, usersOf(dead), dead, Date.now(), userKeys))
-          for (const userId of Option.getOrElse(decodeIds(reply), () => [])) Queue.offerUnsafe(abandoned, userId)
-        }
-      })
-      yield* sweep.pipe(Effect.repeat(Schedule.spaced(BEAT)), Effect.forkScoped)
+      const takeOver = (dead: string) =>
+        Effect.map(
+          redisCall("no take-over", [], () => redis.eval(TAKE_OVER, 2, processes, usersOf(dead), dead, Date.now(), userKeys)),
+          (reply) => {
+            for (const userId of Option.getOrElse(decodeIds(reply), () => [])) Queue.offerUnsafe(abandoned, userId)
+          }
+        )
+      yield* keepAlive({ redis, processes, processId, takeOver, redisCall })
 
       return PresenceRoutes.of({
         toGuilds: (userId, presences) =>
@@ -104,8 +98,6 @@ export class PresenceRoutes extends Context.Service<PresenceRoutes, {
   )
 }
 
-const BEAT = "5 seconds"
-const EXPIRES_MS = 15_000
 
 const decodeIds = Schema.decodeUnknownOption(Schema.Array(Schema.String))
 

@@ -1,8 +1,9 @@
-import { Context, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { Intent, wants } from "./Intents.ts"
+import { keepAlive, loggedRedisCall } from "./ProcessLiveness.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import { encodeRouted, guildChannel } from "./Relay.ts"
 import type { Dispatch } from "./Session.ts"
@@ -80,8 +81,7 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
       const entriesPrefix = `${prefix}voice:process:`
       const guildPrefix = `${prefix}voice:guild:`
 
-      const redisCall = <A>(what: string, fallback: A, f: () => Promise<A>) =>
-        Effect.tryPromise(f).pipe(Effect.catch((error) => Effect.as(Effect.logWarning(`gateway voice: ${what}`, error), fallback)))
+      const redisCall = loggedRedisCall("gateway voice")
 
       const toGuild = (guildId: string, dispatch: Dispatch) =>
         redisCall("not published", undefined, () =>
@@ -100,14 +100,7 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
           )
         })
 
-      const beat = redisCall("no heartbeat", 0, () => redis.zadd(processes, Date.now() + EXPIRES_MS, processId))
-      yield* beat
-      yield* beat.pipe(Effect.repeat(Schedule.spaced(BEAT)), Effect.forkScoped)
-      const sweep = Effect.flatMap(
-        redisCall("no sweep", [], () => redis.zrangebyscore(processes, "-inf", Date.now())),
-        (stale) => Effect.forEach(stale, takeOver, { discard: true })
-      )
-      yield* sweep.pipe(Effect.repeat(Schedule.spaced(BEAT)), Effect.forkScoped)
+      yield* keepAlive({ redis, processes, processId, takeOver, redisCall })
       // Stopping: this process's sessions are gone, and their states with them, told now rather than at the next sweep.
       yield* Effect.addFinalizer(() => takeOver(processId))
 
@@ -148,8 +141,6 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
   )
 }
 
-const BEAT = "5 seconds"
-const EXPIRES_MS = 15_000
 
 const decodeStrings = Schema.decodeUnknownOption(Schema.Array(Schema.String))
 const decodeString = Schema.decodeUnknownOption(Schema.String)

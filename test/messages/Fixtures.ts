@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
+import { identified } from "../gateway/Client.ts"
 import { field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { Permission } from "../../shards/guild/Permissions.ts"
@@ -67,6 +68,48 @@ export const reload = (guildId: string) =>
   })
 
 /** Sends a message; its reply. */
+/** A channel of the guild made over HTTP (a text channel unless `body` says otherwise); its id. */
+export const newChannel = (token: string, guildId: string, body: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const reply = yield* api.request("POST", `/guilds/${guildId}/channels`, { token, body: { type: 0, ...body } })
+    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+    return field(reply.body, "id")
+  })
+
+/** One channel's entry of READY's read_state. */
+export interface ReadStateEntry {
+  readonly id: string
+  readonly mention_count: number
+  readonly last_message_id: string | null
+  readonly last_pin_timestamp: string | null
+}
+
+/** The read states a new session of `token` starts with (READY's read_state), by channel. */
+export const readyReadStates = (token: string) =>
+  Effect.gen(function*() {
+    const { client, ready } = yield* identified(token)
+    client.close(1000)
+    const entries = (ready.read_state as { entries: ReadonlyArray<ReadStateEntry> }).entries
+    return new Map(entries.map((e) => [e.id, e]))
+  })
+
+/**
+ * A message whose embeds are `embeds` as stored: the API makes rich embeds only (no
+ * link previews, so no other types or providers), so they are written to Postgres.
+ */
+export const withEmbeds = (token: string, channelId: string, content: string, embeds: ReadonlyArray<Record<string, unknown>>) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const id = yield* sent(token, channelId, content)
+    yield* queryAt(api.databaseUrl, "UPDATE messages SET embeds = $1::jsonb WHERE channel_id = $2 AND id = $3", [
+      JSON.stringify(embeds),
+      channelId,
+      id
+    ])
+    return id
+  })
+
 export const send = (token: string, channelId: string, body: Record<string, unknown>) =>
   Effect.flatMap(TestApi, (api) => api.request("POST", `/channels/${channelId}/messages`, { token, body }))
 

@@ -1,21 +1,15 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
-import { identified } from "../gateway/Client.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, memberWith, reload, send, sent } from "./Fixtures.ts"
+import { guildWithChannel, memberWith, readyReadStates, reload, send, sent } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
 /** The mention count a new session of `token` is given for the channel (READY's read_state), undefined when not listed. */
 const readyCount = (token: string, channelId: string) =>
-  Effect.gen(function*() {
-    const { client, ready } = yield* identified(token)
-    client.close(1000)
-    const entries = (ready.read_state as { entries: ReadonlyArray<{ id: string; mention_count: number }> }).entries
-    return entries.find((e) => e.id === channelId)?.mention_count
-  })
+  Effect.map(readyReadStates(token), (entries) => entries.get(channelId)?.mention_count)
 
 const storedCount = (userId: string, channelId: string) =>
   Effect.flatMap(TestApi, (api) =>

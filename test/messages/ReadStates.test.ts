@@ -2,9 +2,9 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { type GatewayClient, identified } from "../gateway/Client.ts"
-import { expectError, field, TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, idsOf, memberWith, sent } from "./Fixtures.ts"
+import { guildWithChannel, idsOf, memberWith, newChannel, sent } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
@@ -12,14 +12,6 @@ const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.REA
 const nextOfType = (client: GatewayClient, type: string): Effect.Effect<Record<string, unknown>> =>
   Effect.flatMap(client.dispatch, (frame) =>
     frame.t === type ? Effect.succeed(frame.d as Record<string, unknown>) : nextOfType(client, type))
-
-const newChannel = (token: string, guildId: string, body: Record<string, unknown>) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const reply = yield* api.request("POST", `/guilds/${guildId}/channels`, { token, body: { type: 0, ...body } })
-    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-    return field(reply.body, "id")
-  })
 
 const readState = (userId: string, channelId: string) =>
   Effect.flatMap(TestApi, (api) =>

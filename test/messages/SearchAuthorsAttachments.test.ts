@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, sent } from "./Fixtures.ts"
+import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, sent, withEmbeds } from "./Fixtures.ts"
 import { payload, postMultipart } from "./Multipart.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY | Permission.ATTACH_FILES
@@ -20,19 +20,6 @@ const found = (reply: Reply): Found => {
   return reply.body as Found
 }
 const ids = (reply: Reply) => found(reply).messages.map((m) => m.id)
-
-/** A message whose embeds are `embeds` as stored: providers come from link previews, which the API does not make, so they are written to Postgres. */
-const withEmbeds = (token: string, channelId: string, content: string, embeds: ReadonlyArray<Record<string, unknown>>) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const id = yield* sent(token, channelId, content)
-    yield* queryAt(api.databaseUrl, "UPDATE messages SET embeds = $1::jsonb WHERE channel_id = $2 AND id = $3", [
-      JSON.stringify(embeds),
-      channelId,
-      id
-    ])
-    return id
-  })
 
 /** Sends `content` with one small text file per name in `filenames`; the new message's id. */
 const withFiles = (token: string, channelId: string, content: string, filenames: ReadonlyArray<string>) =>

@@ -2,8 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
-import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, send, sent } from "./Fixtures.ts"
+import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, send, sent, withEmbeds } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
@@ -11,19 +10,6 @@ const ids = (reply: Reply) => {
   assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
   return (reply.body as { messages: ReadonlyArray<{ id: string }> }).messages.map((m) => m.id)
 }
-
-/** A message whose embeds are `embeds` as stored: the API makes rich embeds only, so other types are written to Postgres. */
-const withEmbeds = (token: string, channelId: string, content: string, embeds: ReadonlyArray<Record<string, unknown>>) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const id = yield* sent(token, channelId, content)
-    yield* queryAt(api.databaseUrl, "UPDATE messages SET embeds = $1::jsonb WHERE channel_id = $2 AND id = $3", [
-      JSON.stringify(embeds),
-      channelId,
-      id
-    ])
-    return id
-  })
 
 layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message search by link hostname and embed type", (it) => {
   it.effect("link_hostname and exclude_link_hostname: links in the text and in embeds, any case", () =>

@@ -1,36 +1,11 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../shards/guild/Permissions.ts"
-import { identified } from "../gateway/Client.ts"
 import { field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, memberWith, send, sent } from "./Fixtures.ts"
+import { guildWithChannel, memberWith, newChannel, readyReadStates, send, sent } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
-
-interface Entry {
-  readonly id: string
-  readonly mention_count: number
-  readonly last_message_id: string | null
-  readonly last_pin_timestamp: string | null
-}
-
-/** The read states a new session of `token` starts with (READY's read_state), by channel. */
-const readyEntries = (token: string) =>
-  Effect.gen(function*() {
-    const { client, ready } = yield* identified(token)
-    client.close(1000)
-    const entries = (ready.read_state as { entries: ReadonlyArray<Entry> }).entries
-    return new Map(entries.map((e) => [e.id, e]))
-  })
-
-const newChannel = (token: string, guildId: string, body: Record<string, unknown>) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const reply = yield* api.request("POST", `/guilds/${guildId}/channels`, { token, body: { type: 0, ...body } })
-    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-    return field(reply.body, "id")
-  })
 
 const storedRows = (userId: string, channelId: string) =>
   Effect.flatMap(TestApi, (api) =>
@@ -67,17 +42,17 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("mention c
 
       // No row was ever stored for the member in these channels: the counts come on read.
       assert.deepStrictEqual(yield* storedRows(member.userId, channelId), [])
-      const entries = yield* readyEntries(member.token)
+      const entries = yield* readyReadStates(member.token)
       assert.deepStrictEqual(entries.get(channelId), { id: channelId, mention_count: 2, last_message_id: null, last_pin_timestamp: null })
       assert.isFalse(entries.has(early), "mentions from before joining")
       assert.isFalse(entries.has(secret), "a channel the member cannot view")
       assert.isFalse(entries.has(others), "a role the member does not hold")
       // And for the owner, who never opened the channel either: the member's @everyone only.
-      expect((yield* readyEntries(owner.token)).get(channelId)).toMatchObject({ mention_count: 1 })
+      expect((yield* readyReadStates(owner.token)).get(channelId)).toMatchObject({ mention_count: 1 })
 
       const ack = yield* api.request("POST", `/channels/${channelId}/messages/${last}/ack`, { token: member.token, body: {} })
       assert.strictEqual(ack.status, 204, JSON.stringify(ack.body))
-      expect((yield* readyEntries(member.token)).get(channelId)).toMatchObject({ mention_count: 0, last_message_id: last })
+      expect((yield* readyReadStates(member.token)).get(channelId)).toMatchObject({ mention_count: 0, last_message_id: last })
     }))
 
   it.effect("a channel read before and hidden since: its row stays, its @everyone mentions count no more", () =>
@@ -104,13 +79,13 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("mention c
       const ack = yield* api.request("POST", `/channels/${room}/messages/${first}/ack`, { token: member.token, body: {} })
       assert.strictEqual(ack.status, 204, JSON.stringify(ack.body))
       yield* sent(owner.token, room, "@everyone meeting")
-      expect((yield* readyEntries(member.token)).get(room)).toMatchObject({ mention_count: 1, last_message_id: first })
+      expect((yield* readyReadStates(member.token)).get(room)).toMatchObject({ mention_count: 1, last_message_id: first })
 
       const left = yield* api.request("DELETE", membership, { token: owner.token })
       assert.strictEqual(left.status, 204, JSON.stringify(left.body))
       yield* sent(owner.token, room, "@everyone another meeting")
       assert.lengthOf(yield* storedRows(member.userId, room), 1)
-      expect((yield* readyEntries(member.token)).get(room)).toMatchObject({ mention_count: 0, last_message_id: first })
+      expect((yield* readyReadStates(member.token)).get(room)).toMatchObject({ mention_count: 0, last_message_id: first })
     }))
 
   it.effect("a channel whose pins were seen but messages never read: one entry with both", () =>
@@ -120,10 +95,10 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("mention c
       const member = yield* memberWith(guildId, CHAT)
       const pins = yield* api.request("POST", `/channels/${channelId}/pins/ack`, { token: member.token })
       assert.strictEqual(pins.status, 204, JSON.stringify(pins.body))
-      expect((yield* readyEntries(member.token)).get(channelId)).toMatchObject({ mention_count: 0, last_message_id: null })
+      expect((yield* readyReadStates(member.token)).get(channelId)).toMatchObject({ mention_count: 0, last_message_id: null })
 
       yield* sent(owner.token, channelId, "@everyone news")
-      const entries = yield* readyEntries(member.token)
+      const entries = yield* readyReadStates(member.token)
       const entry = entries.get(channelId)
       expect(entry).toMatchObject({ mention_count: 1, last_message_id: null })
       assert.isString(entry?.last_pin_timestamp)
