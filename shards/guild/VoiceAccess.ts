@@ -55,9 +55,5 @@ export const voiceAccess = (
  * but no user limit: a channel that filled up or had its limit lowered keeps who is inside.
  * Their member as it is now when they may; undefined when they are to be disconnected.
  */
-export const mayStay = (state: GuildState, userId: string, channelId: string, now: number): GuildMemberResponse | undefined => {
-  const member = state.members.get(userId)
-  const channel = state.channels.get(channelId)
-  if (member === undefined || channel === undefined || channel.type !== CHANNEL_VOICE) return undefined
-  return canConnect(state, userId, channel, now) ? member : undefined
-}
+export const mayStay = (state: GuildState, userId: string, channelId: string, now: number): GuildMemberResponse | undefined =>
+  Result.match(voiceAccess(state, userId, channelId, now), { onSuccess: (access) => access.member, onFailure: () => undefined })

@@ -141,7 +141,6 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
   )
 }
 
-
 const decodeStrings = Schema.decodeUnknownOption(Schema.Array(Schema.String))
 const decodeString = Schema.decodeUnknownOption(Schema.String)
 

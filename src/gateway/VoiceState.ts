@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { GuildMemberResponse } from "../guilds/Schemas.ts"
-
-const Snowflake = Schema.String.check(Schema.isPattern(/^\d{1,20}$/))
+import { Snowflake } from "../http/Common.ts"
 
 /** Op 4's data (conventions.md, Gateway): join, move within or leave (`channel_id: null`) a guild's voice. */
 export const VoiceStateRequest = Schema.Struct({

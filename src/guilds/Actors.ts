@@ -3,7 +3,8 @@ import type { HttpServerResponse } from "effect/http"
 import { jsonResponse } from "../http/Common.ts"
 import { AppConfig } from "../Config.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
-import type { ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Operations.ts"
+import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Operations.ts"
+import type { GuildState } from "../../shards/guild/State.ts"
 import { isListedWrite, ReadQuery, WriteCommand } from "../../shards/guild/operations/index.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
@@ -157,20 +158,27 @@ export class Actors extends Context.Service<Actors, {
       const writeResponse: Actors["Service"]["writeResponse"] = (guildId, definition, fields, by) =>
         Effect.map(writeJson(guildId, definition, fields, by), jsonResponse)
 
-      const read: Actors["Service"]["read"] = (guildId, definition, fields, viewerId) => {
+      /** A read answered from the published state when the actor lives here (`local`), else by the actor, as JSON (`fromActor`). */
+      const readVia = <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec, A>(
+        guildId: string,
+        definition: ReadDefinition<Tag, Fields, Reply>,
+        fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+        viewerId: string,
+        local: (state: GuildState, query: Schema.TaggedStruct<Tag, Fields>["Type"]) => Effect.Effect<A, GuildError>,
+        fromActor: (json: string) => Effect.Effect<A>
+      ): Effect.Effect<A, DomainError | Unavailable> => {
         const query = definition.query.make(fields)
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
-        if (published !== undefined) return definition.run(published.state, query, viewerId)
+        if (published !== undefined) return local(published.state, query)
         if (!isReadQuery(query)) return unregistered(definition.tag)
-        return Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), (json) => decodeReply(definition.reply, json))
+        return Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), fromActor)
       }
-      const readResponse: Actors["Service"]["readResponse"] = (guildId, definition, fields, viewerId) => {
-        const query = definition.query.make(fields)
-        const published = actorLocalReads ? live.guilds.get(guildId) : undefined
-        if (published !== undefined) return Effect.map(definition.runJson(published.state, query, viewerId), jsonResponse)
-        if (!isReadQuery(query)) return unregistered(definition.tag)
-        return Effect.map(bounded(guild(guildId).Read({ viewerId, query })), jsonResponse)
-      }
+      const read: Actors["Service"]["read"] = (guildId, definition, fields, viewerId) =>
+        readVia(guildId, definition, fields, viewerId, (state, query) => definition.run(state, query, viewerId), (json) =>
+          decodeReply(definition.reply, json))
+      const readResponse: Actors["Service"]["readResponse"] = (guildId, definition, fields, viewerId) =>
+        readVia(guildId, definition, fields, viewerId, (state, query) =>
+          Effect.map(definition.runJson(state, query, viewerId), jsonResponse), (json) => Effect.succeed(jsonResponse(json)))
 
       return Actors.of({ guild, user, bounded, write, writeJson, writeResponse, read, readResponse, readGuild })
     })

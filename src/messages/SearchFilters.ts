@@ -81,11 +81,11 @@ export const messageFilters = (sql: SqlClient.SqlClient, r: SearchMessagesReques
       case "sound":
         return sql`jsonb_path_exists(m.attachments, '$[*] ? (@.content_type like_regex "^audio/")')`
       case "file":
-        return sql`m.attachments <> '[]'::jsonb`
+        return sql.literal(HAS_ATTACHMENTS)
       case "sticker":
         return sql`m.stickers <> '[]'::jsonb`
       case "embed":
-        return sql`m.embeds <> '[]'::jsonb`
+        return sql.literal(HAS_EMBEDS)
       case "link":
         return sql`m.content ~* 'https?://[^[:space:]]'`
       case "snapshot":
