@@ -12,7 +12,7 @@ import {
   SqlMessageStorage
 } from "effect/cluster"
 import { RpcSerialization } from "effect/rpc"
-import type { Settings } from "../src/Config.ts"
+import type { Settings } from "../src/platform/Config.ts"
 import { RedisRunnerStorage } from "./RedisRunnerStorage.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { controlChannel } from "../src/admin/GuildReloader.ts"
-import { AppConfig } from "../src/Config.ts"
+import { AppConfig } from "../src/platform/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import { Guild } from "./guild/Protocol.ts"
 import { LiveActors } from "./LiveActors.ts"

@@ -1,6 +1,6 @@
 import { Context, Layer } from "effect"
 import type { Effect } from "effect"
-import type { GuildError } from "./guild/Operations.ts"
+import type { GuildError } from "./guild/Definitions.ts"
 import type { GuildState } from "./guild/State.ts"
 import type { ActorStopped, CommittedWrite, Delivery } from "./guild/WriteBatches.ts"
 

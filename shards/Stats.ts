@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schedule, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
-import { AppConfig } from "../src/Config.ts"
+import { AppConfig } from "../src/platform/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import { LiveActors } from "./LiveActors.ts"
 

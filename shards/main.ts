@@ -1,13 +1,13 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { clusterPlatformLayer, entitiesLayer } from "../src/App.ts"
-import { AppConfig, isClusterMode } from "../src/Config.ts"
+import { AppConfig, isClusterMode } from "../src/platform/Config.ts"
 import { runnerSharding } from "./Cluster.ts"
 import { ControlListener } from "./Control.ts"
 import { LiveActors } from "./LiveActors.ts"
 import { ClusterStats } from "./Stats.ts"
 import { RelayPublisher } from "../src/gateway/Relay.ts"
-import { UserEvents } from "../src/gateway/UserEvents.ts"
+import { UserEvents } from "./UserEvents.ts"
 
 /**
  * A shard process: a runner hosting guild and user actors. It needs the

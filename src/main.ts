@@ -1,7 +1,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { apiLayer } from "./App.ts"
-import { AppConfig } from "./Config.ts"
+import { AppConfig } from "./platform/Config.ts"
 
 /** The API process. With no DATABASE_URL and REDIS_URL it is the whole system in one process. */
 const main = Effect.gen(function*() {

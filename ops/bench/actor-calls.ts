@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { embeddedActorsLayer } from "../../src/App.ts"
-import { AppConfig, settingsConfig } from "../../src/Config.ts"
+import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
 import { UsersRepo } from "../../src/users/Repo.ts"
 
 const CALLS = 20_000

@@ -8,7 +8,7 @@
 // the actor keeps, not what loading allocated on the way. Target: under 20 MB.
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Redacted } from "effect"
-import { searchIndex } from "../../shards/guild/MemberSearch.ts"
+import { searchIndex } from "../../shards/guild/members/MemberSearch.ts"
 import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Migrations } from "../../src/platform/Migrations.ts"
 import { runSql, scratchDatabase, seedMembers } from "./member-seed.ts"

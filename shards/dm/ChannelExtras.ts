@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest, type Forbidden, type NotFound } from "../../src/http/Errors.ts"
-import type { MessageResponse } from "../../src/messages/Schemas.ts"
+import { BadRequest, type Forbidden, type NotFound } from "../../src/model/Errors.ts"
+import type { MessageResponse } from "../../src/model/Messages.ts"
 import { storeAck } from "../guild/operations/MessageAcks.ts"
 import { MAX_PINS } from "../guild/operations/Pins.ts"
-import { setPinned } from "../guild/ReactionRows.ts"
+import { setPinned } from "../guild/messages/ReactionRows.ts"
 import type { DmRepo } from "./Repo.ts"
 import type { DmState } from "./State.ts"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { BadRequest, Forbidden, invalidField, type NotFound, unknown } from "../../src/http/Errors.ts"
-import type { MessageCreateRequest, MessageUpdateRequest } from "../../src/messages/Requests.ts"
+import { BadRequest, Forbidden, invalidField, type NotFound, unknown } from "../../src/model/Errors.ts"
+import type { MessageCreateRequest, MessageUpdateRequest } from "../../src/model/MessageRequests.ts"
 import {
   type MessageAttachmentResponse,
   MessageFlag,
@@ -10,10 +10,10 @@ import {
   MessageType,
   type ReferencedMessage,
   withoutReferenced
-} from "../../src/messages/Schemas.ts"
-import type { UserPartialResponse } from "../../src/users/Schemas.ts"
-import { isEmpty } from "../guild/MessageAccess.ts"
-import { checkShape, embedOf, sendableFlags, snapshotOf, stickersNamed } from "../guild/MessageDraft.ts"
+} from "../../src/model/Messages.ts"
+import type { UserPartialResponse } from "../../src/model/Users.ts"
+import { isEmpty } from "../guild/messages/MessageAccess.ts"
+import { checkShape, embedOf, sendableFlags, snapshotOf, stickersNamed } from "../guild/messages/MessageDraft.ts"
 import { checkSnapshotEdit, keptAttachments } from "../guild/operations/MessageEdits.ts"
 import type { DmState } from "./State.ts"
 

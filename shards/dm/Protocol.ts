@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { GroupDmPatch } from "../../src/dms/Schemas.ts"
-import { MessageCreateRequest, MessageUpdateRequest } from "../../src/messages/Requests.ts"
-import { MessageAttachmentResponse, ReferencedMessage } from "../../src/messages/Schemas.ts"
-import { UserPartialResponse } from "../../src/users/Schemas.ts"
+import { GroupDmPatch } from "../../src/model/Dms.ts"
+import { MessageCreateRequest, MessageUpdateRequest } from "../../src/model/MessageRequests.ts"
+import { MessageAttachmentResponse, ReferencedMessage } from "../../src/model/Messages.ts"
+import { UserPartialResponse } from "../../src/model/Users.ts"
 import { GuildErrors as DmErrors } from "../guild/Protocol.ts"
 
 /**

@@ -1,6 +1,6 @@
-import type { ChannelResponse } from "../../src/guilds/Schemas.ts"
-import { DmChannelType } from "../../src/dms/Schemas.ts"
-import type { UserPartialResponse } from "../../src/users/Schemas.ts"
+import type { ChannelResponse } from "../../src/model/Guilds.ts"
+import { DmChannelType } from "../../src/model/Dms.ts"
+import type { UserPartialResponse } from "../../src/model/Users.ts"
 
 export interface Recipient {
   readonly user: UserPartialResponse

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
-import { type Forbidden, missingAccess, missingPermissions } from "../../src/http/Errors.ts"
-import type { AuditEntry } from "./Operations.ts"
-import { has } from "./Permissions.ts"
+import { type Forbidden, missingAccess, missingPermissions } from "../../src/model/Errors.ts"
+import type { AuditEntry } from "./Definitions.ts"
+import { has } from "../../src/model/Permissions.ts"
 import type { GuildState } from "./State.ts"
-import { permissionsAt } from "./Timeouts.ts"
+import { permissionsAt } from "./members/Timeouts.ts"
 
 /** Fails with 403 MISSING_ACCESS unless `userId` is a member. */
 export const requireMember = (state: GuildState, userId: string): Effect.Effect<void, Forbidden> =>

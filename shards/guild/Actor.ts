@@ -1,8 +1,8 @@
 import { Duration, Effect, Schema, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { GuildResponse } from "../../src/guilds/Schemas.ts"
-import { invalidField, unknown } from "../../src/http/Errors.ts"
+import { GuildResponse } from "../../src/model/Guilds.ts"
+import { invalidField, unknown } from "../../src/model/Errors.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
 import { GuildEvents, reloadEvents, shutdownEvents } from "./Events.ts"
@@ -12,7 +12,7 @@ import { type CommittedWrite, GuildRepo } from "./Repo.ts"
 import * as Reads from "./Reads.ts"
 import { createGuild, type GuildState, viewFor } from "./State.ts"
 import { type ActorStopped, type Delivery, makeWriteBatches } from "./WriteBatches.ts"
-import type { GuildError } from "./Operations.ts"
+import type { GuildError } from "./Definitions.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 

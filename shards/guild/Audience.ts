@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { ChannelResponse } from "../../src/guilds/Schemas.ts"
-import { channelPermissions } from "./ChannelPermissions.ts"
-import type { GuildEvent } from "./Operations.ts"
-import { has, Permission } from "./Permissions.ts"
+import { ChannelResponse } from "../../src/model/Guilds.ts"
+import { channelPermissions } from "./channels/ChannelPermissions.ts"
+import type { GuildEvent } from "./Definitions.ts"
+import { has, Permission } from "../../src/model/Permissions.ts"
 import { guildPermissions, type GuildState } from "./State.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
-import type { Decision, RowSink, SqlValue } from "./Operations.ts"
+import type { Decision, RowSink, SqlValue } from "./Definitions.ts"
 
 type Rows = ReadonlyArray<ReadonlyArray<SqlValue>>
 type Batched = Pick<Decision<unknown>, "rows" | "persist">

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, PubSub } from "effect"
-import type { GuildEvent } from "./Operations.ts"
+import type { GuildEvent } from "./Definitions.ts"
 import { type GuildState, viewFor } from "./State.ts"
 
 /** A committed change of a guild, as the gateway dispatches it. */

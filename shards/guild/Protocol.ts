@@ -1,9 +1,9 @@
 import { Schema, SchemaTransformation } from "effect"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
-import { GuildResponse } from "../../src/guilds/Schemas.ts"
-import { BadRequest, Forbidden, NotFound } from "../../src/http/Errors.ts"
-import { UserPartialResponse } from "../../src/users/Schemas.ts"
+import { GuildResponse } from "../../src/model/Guilds.ts"
+import { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
+import { UserPartialResponse } from "../../src/model/Users.ts"
 import { ReadQuery, WriteCommand } from "./operations/index.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
-import { GuildResponse } from "../../src/guilds/Schemas.ts"
-import { type Forbidden, missingAccess, type NotFound } from "../../src/http/Errors.ts"
-import { canView } from "./ChannelPermissions.ts"
+import { GuildResponse } from "../../src/model/Guilds.ts"
+import { type Forbidden, missingAccess, type NotFound } from "../../src/model/Errors.ts"
+import { canView } from "./channels/ChannelPermissions.ts"
 import { guildPermissions, type GuildState, viewFor } from "./State.ts"
 
 /**

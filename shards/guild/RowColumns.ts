@@ -2,7 +2,7 @@ import * as PgTypes from "@effect/sql-pg/PgTypes"
 import { Result } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
-import type { SqlValue } from "./Operations.ts"
+import type { SqlValue } from "./Definitions.ts"
 
 /** One text[] parameter: every value as text (or NULL), for the statement to cast to its column's type. */
 const textArray = (values: ReadonlyArray<string | null>): PgTypes.Parameter =>

@@ -1,12 +1,12 @@
-import type { ChannelResponse, GuildMemberResponse, GuildResponse, GuildRoleResponse } from "../../src/guilds/Schemas.ts"
-import type { UserPartialResponse } from "../../src/users/Schemas.ts"
-import type { GuildEmoji, GuildSticker } from "../../src/expressions/Schemas.ts"
-import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "./Permissions.ts"
-import type { MemberProfile } from "./MemberProfile.ts"
-import type { GuildBan } from "./BanRules.ts"
-import type { GuildInvite } from "./InviteRules.ts"
+import type { ChannelResponse, GuildMemberResponse, GuildResponse, GuildRoleResponse } from "../../src/model/Guilds.ts"
+import type { UserPartialResponse } from "../../src/model/Users.ts"
+import type { GuildEmoji, GuildSticker } from "../../src/model/Expressions.ts"
+import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../src/model/Permissions.ts"
+import type { MemberProfile } from "./members/MemberProfile.ts"
+import type { GuildBan } from "./members/BanRules.ts"
+import type { GuildInvite } from "./members/InviteRules.ts"
 import { SharedMap } from "./SharedMap.ts"
-import type { ChannelMessages } from "./MessageWindow.ts"
+import type { ChannelMessages } from "./messages/MessageWindow.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything

@@ -1,7 +1,7 @@
 import { Cause, Data, Effect, Exit, Option, type Scope, type Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
-import { BadRequest, unknown } from "../../src/http/Errors.ts"
-import type { Executed, GuildError, WriteContext } from "./Operations.ts"
+import { BadRequest, unknown } from "../../src/model/Errors.ts"
+import type { Executed, GuildError, WriteContext } from "./Definitions.ts"
 import type { CommittedWrite } from "./Repo.ts"
 import type { GuildState } from "./State.ts"
 

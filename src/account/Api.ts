@@ -2,9 +2,9 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../auth/Sudo.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
-import { UserPrivateResponse } from "../users/Schemas.ts"
+import { UserPrivateResponse } from "../model/Users.ts"
 
 const Email = Schema.String.check(
   Schema.isMaxLength(254, { message: "EMAIL_LENGTH_INVALID: Must be at most 254 in length" }),

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { BadRequest, invalidField, TooManyRequests } from "../http/Errors.ts"
+import { BadRequest, invalidField, TooManyRequests } from "../model/Errors.ts"
 import { sameBytes, tokenHash } from "../platform/Crypto.ts"
 
 /*

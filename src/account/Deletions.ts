@@ -1,6 +1,6 @@
 import { Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { reloadInBatches } from "../admin/GuildReloader.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { Actors } from "../guilds/Actors.ts"

@@ -1,10 +1,10 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { EmailRevert } from "../auth/EmailTokens.ts"
 import { OneTimeTokens } from "../auth/OneTimeTokens.ts"
-import { type BadRequest, Forbidden, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../http/Errors.ts"
+import { type BadRequest, Forbidden, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../model/Errors.ts"
 import { type Mail, Mailer } from "../mail/Mailer.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import {

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { Sessions } from "../auth/Sessions.ts"
-import { BadRequest } from "../http/Errors.ts"
+import { BadRequest } from "../model/Errors.ts"
 
 const ownsGuilds = () =>
   new BadRequest({ code: "USER_OWNS_GUILDS", message: "Transfer or delete the guilds you own before deleting your account" })

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { SudoVerificationRequest } from "../mfa/Schemas.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 

@@ -5,7 +5,7 @@ import { requestClient } from "../auth/Client.ts"
 import { Passwords } from "../auth/Passwords.ts"
 import { passwordProblems } from "../auth/PasswordPolicy.ts"
 import { Sessions } from "../auth/Sessions.ts"
-import { BadRequest, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../http/Errors.ts"
+import { BadRequest, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../model/Errors.ts"
 import { type Mail, Mailer } from "../mail/Mailer.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import {

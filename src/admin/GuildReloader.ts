@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { ClusterStats } from "../../shards/Stats.ts"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
 

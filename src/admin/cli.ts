@@ -1,6 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { Database } from "../platform/Database.ts"
 import { Migrations } from "../platform/Migrations.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"

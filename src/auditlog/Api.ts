@@ -1,9 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
-import { UserPartialResponse } from "../users/Schemas.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 
 /** AuditLogActionType (part C). */
 export const AUDIT_LOG_ACTION_TYPES: ReadonlySet<number> = new Set([

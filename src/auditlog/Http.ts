@@ -1,12 +1,12 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Guild from "../../shards/guild/operations/Guild.ts"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../model/Permissions.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { invalidField } from "../http/Errors.ts"
-import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { invalidField } from "../model/Errors.ts"
+import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { AuditLogRepo } from "./Repo.ts"
 
 const DEFAULT_LIMIT = 50

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { toUserPartial, type UserRow } from "../users/Repo.ts"
-import type { UserPartialResponse } from "../users/Schemas.ts"
+import type { UserPartialResponse } from "../model/Users.ts"
 import type { GuildAuditLogEntryResponse } from "./Api.ts"
 
 export interface AuditLogPage {

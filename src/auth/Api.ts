@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { BoundedText } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { BoundedText } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 
 const Email = Schema.String.check(

@@ -1,5 +1,5 @@
 import { type Duration, Effect } from "effect"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { type Mail, Mailer } from "../mail/Mailer.ts"
 import { emailRevertMail, passwordResetMail, verifyEmailMail } from "./Mails.ts"
 import { OneTimeTokens, type Redeemed } from "./OneTimeTokens.ts"

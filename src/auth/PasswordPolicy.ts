@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import type { FieldError } from "../http/Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 256

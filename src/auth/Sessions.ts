@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { UserEvents } from "../gateway/UserEvents.ts"
+import { UserEvents } from "../../shards/UserEvents.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 
 export interface Session {

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto"
-import type { FieldError } from "../http/Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 
 /**
  * What a username may be wherever one is chosen (registration, PATCH /users/@me):

@@ -1,9 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
-import { GuildBanCreateRequest, GuildBanResponse } from "./Schemas.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
+import { GuildBanCreateRequest, GuildBanResponse } from "../model/Bans.ts"
 
 const guildPath = { guild_id: Snowflake }
 const banPath = { guild_id: Snowflake, user_id: Snowflake }

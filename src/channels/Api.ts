@@ -1,16 +1,16 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ChannelResponse } from "../guilds/Schemas.ts"
+import { ChannelResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import {
   ChannelCreateRequest,
   ChannelPatchRequest,
   ChannelPositionUpdateRequest,
   PermissionOverwriteCreateRequest,
   RtcRegionResponse
-} from "./Schemas.ts"
+} from "../model/Channels.ts"
 
 const guildPath = { guild_id: Snowflake }
 const channelPath = { channel_id: Snowflake }

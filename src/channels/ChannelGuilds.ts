@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { type NotFound, unknown } from "../http/Errors.ts"
+import { type NotFound, unknown } from "../model/Errors.ts"
 
 /**
  * `/channels/{id}` routes do not name the guild: the guild of a channel, from

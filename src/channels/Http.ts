@@ -7,10 +7,10 @@ import { Dms } from "../dms/Dms.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { ChannelGuilds } from "./ChannelGuilds.ts"
-import { RTC_REGIONS } from "./RtcRegions.ts"
+import { RTC_REGIONS } from "../model/RtcRegions.ts"
 
 const MAX_REASON = 512
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { BoundedText } from "../http/Common.ts"
+import { BoundedText } from "../model/Common.ts"
 
 const CategoryType = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 8 }))
 const Tags = Schema.Array(BoundedText(2, 30)).check(Schema.isMaxLength(10))

@@ -1,11 +1,11 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ChannelResponse } from "../guilds/Schemas.ts"
+import { ChannelResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
-import { MessageResponse } from "../messages/Schemas.ts"
-import { CallEligibilityResponse, CallRingRequest, CallUpdateRequest, CreatePrivateChannelRequest, PreloadMessagesRequest } from "./Schemas.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
+import { MessageResponse } from "../model/Messages.ts"
+import { CallEligibilityResponse, CallRingRequest, CallUpdateRequest, CreatePrivateChannelRequest, PreloadMessagesRequest } from "../model/Dms.ts"
 
 const channelPath = { channel_id: Snowflake }
 const recipientPath = { channel_id: Snowflake, user_id: Snowflake }

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import type { ChannelPatchRequest, ChannelUpdateRequest } from "../channels/Schemas.ts"
-import { type BadRequest, invalidField } from "../http/Errors.ts"
-import { DmChannelType } from "./Schemas.ts"
+import type { ChannelPatchRequest, ChannelUpdateRequest } from "../model/Channels.ts"
+import { type BadRequest, invalidField } from "../model/Errors.ts"
+import { DmChannelType } from "../model/Dms.ts"
 
 /** A PATCH of a guild channel: the group DM variant's type and fields are not for it. */
 export const guildChannelPatch = (patch: ChannelPatchRequest): Effect.Effect<ChannelUpdateRequest, BadRequest> => {

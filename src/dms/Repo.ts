@@ -1,12 +1,12 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/StoredMessages.ts"
-import { ChannelResponse } from "../guilds/Schemas.ts"
-import type { MessageResponse } from "../messages/Schemas.ts"
+import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/messages/StoredMessages.ts"
+import { ChannelResponse } from "../model/Guilds.ts"
+import type { MessageResponse } from "../model/Messages.ts"
 import { toUserPartial, type UserRow } from "../users/Repo.ts"
-import type { UserPartialResponse } from "../users/Schemas.ts"
-import { roomInGroupDms } from "./GroupDmLimit.ts"
-import { DmChannelType } from "./Schemas.ts"
+import type { UserPartialResponse } from "../model/Users.ts"
+import { roomInGroupDms } from "../../shards/dm/GroupDmLimit.ts"
+import { DmChannelType } from "../model/Dms.ts"
 
 const decodeChannel = Schema.decodeUnknownSync(ChannelResponse)
 

@@ -1,6 +1,6 @@
 import { HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
+import { Snowflake } from "../model/Common.ts"
 import { emojiEndpoints, stickerEndpoints } from "./Endpoints.ts"
 
 const guildPath = { guild_id: Snowflake }

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import {
   GuildEmojiBulkCreateRequest,
   GuildEmojiBulkCreateResponse,
@@ -15,7 +15,7 @@ import {
   GuildStickerResponse,
   GuildStickerUpdateRequest,
   GuildStickerWithUserResponse
-} from "./Schemas.ts"
+} from "../model/Expressions.ts"
 
 /** The names and bodies of one kind of expression's routes; the same for a guild's and a pack's. */
 const kindRoutes = <

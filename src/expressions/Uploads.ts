@@ -1,9 +1,9 @@
 import { Effect } from "effect"
-import { BadRequest } from "../http/Errors.ts"
+import { BadRequest } from "../model/Errors.ts"
 import { decodeImage, type ImageLimits } from "../media/Images.ts"
 import { type MediaStore, mediaUnavailable } from "../media/MediaStore.ts"
 import type { Snowflakes } from "../platform/Snowflake.ts"
-import type { BulkFailure } from "./Schemas.ts"
+import type { BulkFailure } from "../model/Expressions.ts"
 
 /** Upload caps: the spec leaves them open; these are the common chat-platform ones. */
 export const EMOJI_IMAGES: ImageLimits = { maxBytes: 256 * 1024, maxDimension: 2048 }

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { ApiErrors } from "../model/Errors.ts"
 
 /** Where the WebSocket endpoint is served; `GET /gateway` and `/gateway/bot` hand out its URL. */
 export const SOCKET_PATH = "/gateway/socket"

@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, PubSub, Queue } from "effect"
 import { Redis } from "ioredis"
 import { GuildEvents } from "../../shards/guild/Events.ts"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { decodeRouted, guildChannel, routedEvents, type RoutedEvent, userChannel } from "./Relay.ts"
-import { decodeUserDispatch, type UserDispatch, UserEvents } from "./UserEvents.ts"
+import { decodeUserDispatch, type UserDispatch, UserEvents } from "../../shards/UserEvents.ts"
 
 /**
  * A routed event, and whom it is for: the sessions of its guild, and/or the

@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { requestMembers } from "../../shards/guild/operations/GatewayMembers.ts"
-import { GuildMemberResponse } from "../guilds/Schemas.ts"
+import { GuildMemberResponse } from "../model/Guilds.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Presences } from "./Presence.ts"
 import { Close } from "./Protocol.ts"

@@ -6,7 +6,7 @@ import { Relationships } from "../relationships/Relationships.ts"
 import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { GatewaySession } from "./Session.ts"
-import { UserEvents } from "./UserEvents.ts"
+import { UserEvents } from "../../shards/UserEvents.ts"
 
 /** Op 3's data, and IDENTIFY's `presence` (conventions.md, Gateway). */
 export const PresenceUpdate = Schema.Struct({

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Queue, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { Intent, wants } from "./Intents.ts"
 import { keepAlive, loggedRedisCall } from "./ProcessLiveness.ts"

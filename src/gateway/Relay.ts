@@ -2,7 +2,7 @@ import { Effect, Layer, PubSub, Schema } from "effect"
 import { type Audience, audienceOf, dataForAudience, membershipOf } from "../../shards/guild/Audience.ts"
 import { GuildEvents } from "../../shards/guild/Events.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import type { Dispatch } from "./Session.ts"
 

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { GuildMemberResponse } from "../guilds/Schemas.ts"
-import { Snowflake } from "../http/Common.ts"
+import { GuildMemberResponse } from "../model/Guilds.ts"
+import { Snowflake } from "../model/Common.ts"
 
 /** Op 4's data (conventions.md, Gateway): join, move within or leave (`channel_id: null`) a guild's voice. */
 export const VoiceStateRequest = Schema.Struct({

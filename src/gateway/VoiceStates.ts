@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { joinVoice } from "../../shards/guild/operations/Voice.ts"
 import { Actors } from "../guilds/Actors.ts"
-import { GuildMemberResponse } from "../guilds/Schemas.ts"
+import { GuildMemberResponse } from "../model/Guilds.ts"
 import { Close } from "./Protocol.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { RoutedEvent } from "./Relay.ts"

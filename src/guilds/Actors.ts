@@ -1,16 +1,16 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
-import { jsonResponse } from "../http/Common.ts"
-import { AppConfig } from "../Config.ts"
+import { jsonResponse } from "../model/Common.ts"
+import { AppConfig } from "../platform/Config.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
-import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Operations.ts"
+import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Definitions.ts"
 import type { GuildState } from "../../shards/guild/State.ts"
 import { isListedWrite, ReadQuery, WriteCommand } from "../../shards/guild/operations/index.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { User } from "../../shards/user/Protocol.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
-import { actorUnavailable, BadRequest, Forbidden, NotFound, Unavailable } from "../http/Errors.ts"
+import { actorUnavailable, BadRequest, Forbidden, NotFound, Unavailable } from "../model/Errors.ts"
 
 type DomainError = BadRequest | Forbidden | NotFound
 

@@ -1,9 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
-import { GuildCreateRequest, GuildMemberResponse, GuildResponse, GuildUpdateRequest } from "./Schemas.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
+import { GuildCreateRequest, GuildMemberResponse, GuildResponse, GuildUpdateRequest } from "../model/Guilds.ts"
 
 const guildPath = { guild_id: Snowflake }
 const MemberLimit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1000 }))

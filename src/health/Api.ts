@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ApiErrors } from "../http/Errors.ts"
+import { ApiErrors } from "../model/Errors.ts"
 
 export const HealthResponse = Schema.Struct({
   status: Schema.Literal("ok"),

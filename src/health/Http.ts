@@ -2,8 +2,8 @@ import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../http/Api.ts"
-import { Unavailable } from "../http/Errors.ts"
-import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { Unavailable } from "../model/Errors.ts"
+import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { RedisClient } from "../platform/Redis.ts"
 
 const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: `${what} is not answering` })

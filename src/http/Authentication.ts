@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import type { Session } from "../auth/Sessions.ts"
-import { Forbidden, Unauthorized } from "./Errors.ts"
+import { Forbidden, Unauthorized } from "../model/Errors.ts"
 
 /*
  * The `Authorization` header carries every kind of credential (conventions.md):

@@ -7,7 +7,7 @@ import { Sessions } from "../auth/Sessions.ts"
 import { BotTokens, looksLikeBotToken } from "../oauth2/BotTokens.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { AdminAuthentication, CurrentOperator, CurrentUser, parseAuthorization, UserAuthentication } from "./Authentication.ts"
-import { type Forbidden, missingPermissions, type Unauthorized, unauthorized } from "./Errors.ts"
+import { type Forbidden, missingPermissions, type Unauthorized, unauthorized } from "../model/Errors.ts"
 
 type Answer = Effect.Effect<HttpServerResponse.HttpServerResponse, Unauthorized | unhandled>
 

@@ -2,7 +2,7 @@ import { Cause, Effect, Schema } from "effect"
 import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as SchemaIssue from "effect/SchemaIssue"
-import type { FieldError } from "./Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 
 /**
  * The one place where whatever escaped a handler becomes the wire's error

@@ -5,7 +5,7 @@ import { HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-ap
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
-import { AppConfig, type Settings } from "../Config.ts"
+import { AppConfig, type Settings } from "../platform/Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { PackInviteResponse } from "../packs/Schemas.ts"
-import { ChannelInviteCreateRequest, GuildInviteMetadataResponse, GuildInviteResponse } from "./Schemas.ts"
+import { ChannelInviteCreateRequest, GuildInviteMetadataResponse, GuildInviteResponse } from "../model/Invites.ts"
 
 /** An invite code or vanity URL as it may appear in a path. */
 const InviteCode = Schema.String.check(

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
 import { createTransport } from "nodemailer"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 
 export interface Mail {
   readonly to: string

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { ApiErrors } from "../http/Errors.ts"
+import { ApiErrors } from "../model/Errors.ts"
 
 /**
  * Stored media by hash, public like a CDN: the hash is unguessable and names

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { contentTypeOf, inspectImage } from "./Images.ts"
 import { MediaStore } from "./MediaStore.ts"
 import { serveStored } from "./Serve.ts"

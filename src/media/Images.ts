@@ -1,4 +1,4 @@
-import type { FieldError } from "../http/Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 
 /**
  * What an uploaded image is, read from its header alone: format, dimensions,

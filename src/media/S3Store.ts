@@ -8,7 +8,7 @@
 import { Effect, Redacted, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import { Readable } from "node:stream"
-import type { MediaS3Settings } from "../Config.ts"
+import type { MediaS3Settings } from "../platform/Config.ts"
 import { hashOf, MEDIA_HASH } from "./ContentAddress.ts"
 import { sha256Hex, signV4, type UnsignedRequest } from "./SigV4.ts"
 

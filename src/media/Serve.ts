@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { NotFound } from "../http/Errors.ts"
+import { NotFound } from "../model/Errors.ts"
 import { MediaStore, mediaUnavailable } from "./MediaStore.ts"
 
 /** A year: objects never change under their hash. */

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { GuildMemberResponse } from "../guilds/Schemas.ts"
+import { GuildMemberResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
-import { MemberSearchRequest, MemberSearchResponse, MemberUpdateRequest } from "./Schemas.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
+import { MemberSearchRequest, MemberSearchResponse, MemberUpdateRequest } from "../model/Members.ts"
 
 const guildPath = { guild_id: Snowflake }
 const memberPath = { guild_id: Snowflake, user_id: Snowflake }

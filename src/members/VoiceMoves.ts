@@ -1,11 +1,11 @@
 import { Effect } from "effect"
-import type { MemberPatch } from "../../shards/guild/MemberUpdate.ts"
+import type { MemberPatch } from "../../shards/guild/members/MemberUpdate.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import { checkVoiceMove } from "../../shards/guild/operations/Voice.ts"
 import { VoiceStates } from "../gateway/VoiceStates.ts"
 import { Actors, type WriteBy } from "../guilds/Actors.ts"
-import { jsonResponse } from "../http/Common.ts"
-import { BadRequest } from "../http/Errors.ts"
+import { jsonResponse } from "../model/Common.ts"
+import { BadRequest } from "../model/Errors.ts"
 
 /** Whether a member update reaches their voice state: a move or disconnect (`channel_id`), a server mute or deafen. */
 export const touchesVoice = (patch: MemberPatch): boolean =>

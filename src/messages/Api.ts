@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import {
   BulkDeleteMessagesRequest,
@@ -10,9 +10,9 @@ import {
   MessageCreateRequest,
   MessageLimit,
   MessageUpdateRequest
-} from "./Requests.ts"
-import { MessageResponse } from "./Schemas.ts"
-import { parserLimits } from "./Uploads.ts"
+} from "../model/MessageRequests.ts"
+import { MessageResponse } from "../model/Messages.ts"
+import { parserLimits } from "./attachments/Uploads.ts"
 
 /**
  * A create with files: `payload_json` and `files[n]`, read as a stream

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { StoredMessageRef } from "../../shards/guild/AuthorMessages.ts"
+import type { StoredMessageRef } from "../../shards/guild/messages/AuthorMessages.ts"
 
 /** A batch of one author's guild messages: the guild, and its messages by channel. */
 export interface GuildBatch {

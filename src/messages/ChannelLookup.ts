@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { ChannelGuilds } from "../channels/ChannelGuilds.ts"
-import { type NotFound, unknown } from "../http/Errors.ts"
+import { type NotFound, unknown } from "../model/Errors.ts"
 
 /** Channels remembered at most; past it the memory starts over (a miss costs one indexed query). */
 const MAX_REMEMBERED = 100_000

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { ReactionsRepo } from "./ReactionsRepo.ts"
+import { ReactionsRepo } from "./reactions/Repo.ts"
 import { messageCopies } from "./References.ts"
 
 /**

@@ -2,11 +2,11 @@ import { Effect, Schema } from "effect"
 import * as MessageReads from "../../shards/guild/operations/MessageReads.ts"
 import { DmsRepo } from "../dms/Repo.ts"
 import { Actors } from "../guilds/Actors.ts"
-import { invalidField, missingAccess, unknown } from "../http/Errors.ts"
+import { invalidField, missingAccess, unknown } from "../model/Errors.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessagesRepo } from "./Repo.ts"
-import { type MessageReferenceRequest } from "./Requests.ts"
-import { MessageReferenceType, MessageResponse } from "./Schemas.ts"
+import { type MessageReferenceRequest } from "../model/MessageRequests.ts"
+import { MessageReferenceType, MessageResponse } from "../model/Messages.ts"
 
 const decodeMessage = (json: string) => Effect.orDie(Schema.decodeUnknownEffect(MessageResponse)(JSON.parse(json)))
 

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { PageQuery } from "../../shards/guild/MessagePages.ts"
-import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/StoredMessages.ts"
-import type { MessageResponse } from "./Schemas.ts"
+import type { PageQuery } from "../../shards/guild/messages/MessagePages.ts"
+import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "../../shards/guild/messages/StoredMessages.ts"
+import type { MessageResponse } from "../model/Messages.ts"
 
 /**
  * Messages as Postgres has them, for what the guild actor's windows do not

@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { readableChannels, type ReadableChannels } from "../../shards/guild/operations/MessageVisibility.ts"
 import { Actors } from "../guilds/Actors.ts"
-import { type BadRequest, Forbidden, NotFound, type Unavailable } from "../http/Errors.ts"
+import { type BadRequest, Forbidden, NotFound, type Unavailable } from "../model/Errors.ts"
 
 /** The guild actors asked at once when one query spans all of a user's guilds. */
 const CONCURRENT_GUILDS = 16

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AuthTokenWithUserIdResponse } from "../auth/Api.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import {
   DisableTotpRequest,

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Sudo, type SudoProof } from "../auth/Sudo.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
-import { BadRequest, Forbidden, invalidField, unknown } from "../http/Errors.ts"
+import { BadRequest, Forbidden, invalidField, unknown } from "../model/Errors.ts"
 import { newBackupCodes, normalizeTotpSecret, totpStep } from "./Codes.ts"
 import { badCode } from "./LoginSteps.ts"
 import { MfaProofs } from "./Proofs.ts"

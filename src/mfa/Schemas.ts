@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { SudoFields } from "../auth/Sudo.ts"
-import { BoundedText } from "../http/Common.ts"
+import { BoundedText } from "../model/Common.ts"
 
 /** A base64url field of a WebAuthn response; the cap keeps junk out (attestations are a few KiB). */
 const Base64Url = (max: number) =>

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest, TooManyRequests, Unavailable } from "../http/Errors.ts"
+import { BadRequest, TooManyRequests, Unavailable } from "../model/Errors.ts"
 import { sameBytes, tokenHash } from "../platform/Crypto.ts"
 import { Sms } from "../sms/Sms.ts"
 import { newSmsCode, normalizeSixDigits } from "./Codes.ts"

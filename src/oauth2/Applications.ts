@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { Passwords } from "../auth/Passwords.ts"
 import { freeDiscriminator } from "../auth/Usernames.ts"
-import { BadRequest, Forbidden, NotFound } from "../http/Errors.ts"
+import { BadRequest, Forbidden, NotFound } from "../model/Errors.ts"
 import { newToken } from "../platform/Crypto.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { UsersRepo } from "../users/Repo.ts"

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { formatDiscriminator, freeDiscriminator } from "../auth/Usernames.ts"
-import { BadRequest, type FieldError, invalidField } from "../http/Errors.ts"
+import { BadRequest, type FieldError, invalidField } from "../model/Errors.ts"
 import { imageFieldHash } from "../users/Images.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { type ApplicationRow, ApplicationsRepo } from "./Repo.ts"

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { Passwords } from "../auth/Passwords.ts"
-import { Snowflake } from "../http/Common.ts"
-import { BadRequest, Unauthorized } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { BadRequest, Unauthorized } from "../model/Errors.ts"
 import { ApplicationsRepo } from "./Repo.ts"
 
 const isSnowflake = Schema.is(Snowflake)

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
-import { BadRequest } from "../http/Errors.ts"
+import { BadRequest } from "../model/Errors.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 
 /** conventions.md: OAuth2 access tokens live 7 days. */

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { CurrentUser } from "../http/Authentication.ts"
-import { Forbidden } from "../http/Errors.ts"
+import { Forbidden } from "../model/Errors.ts"
 
 const botsRefused = () =>
   new Forbidden({ code: "BOT_USER_AUTH_ENDPOINT_ACCESS_DENIED", message: "Bots cannot use this endpoint" })

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import { Actors } from "../guilds/Actors.ts"
-import type { BadRequest, Forbidden, NotFound, Unavailable } from "../http/Errors.ts"
+import type { BadRequest, Forbidden, NotFound, Unavailable } from "../model/Errors.ts"
 import { BotTokens } from "./BotTokens.ts"
 import { ApplicationsRepo } from "./Repo.ts"
 

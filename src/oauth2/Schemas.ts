@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "../http/Common.ts"
-import { UserPartialResponse } from "../users/Schemas.ts"
+import { BoundedText, Snowflake } from "../model/Common.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 const Int32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))

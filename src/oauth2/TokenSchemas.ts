@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { Snowflake } from "../http/Common.ts"
+import { Snowflake } from "../model/Common.ts"
 
 const Secret = Schema.String.check(Schema.isMaxLength(512))
 const Client = {

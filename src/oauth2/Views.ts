@@ -1,4 +1,4 @@
-import type { UserPartialResponse } from "../users/Schemas.ts"
+import type { UserPartialResponse } from "../model/Users.ts"
 import type { ApplicationRow } from "./Repo.ts"
 import type { ApplicationBotResponse, ApplicationResponse, ApplicationsMeResponse } from "./Schemas.ts"
 

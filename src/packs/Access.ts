@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { BadRequest, Forbidden, missingPermissions, NotFound } from "../http/Errors.ts"
+import { BadRequest, Forbidden, missingPermissions, NotFound } from "../model/Errors.ts"
 import type { PacksRepo } from "./Repo.ts"
 import type { PackSummaryResponse, PackType } from "./Schemas.ts"
 

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type BadRequest, type Forbidden, missingPermissions, type Unauthorized, unauthorized } from "../http/Errors.ts"
+import { type BadRequest, type Forbidden, missingPermissions, type Unauthorized, unauthorized } from "../model/Errors.ts"
 import { isoTimestamp } from "../platform/Timestamps.ts"
 import { toUserPartial, UsersRepo } from "../users/Repo.ts"
 import { INSTALLED_LIMIT, maxPacks } from "./Access.ts"

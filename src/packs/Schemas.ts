@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText } from "../http/Common.ts"
-import { UserPartialResponse } from "../users/Schemas.ts"
+import { BoundedText } from "../model/Common.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 
 export const PackType = Schema.Literals(["emoji", "sticker"])
 export type PackType = typeof PackType.Type

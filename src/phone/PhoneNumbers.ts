@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { OneTimeTokens } from "../auth/OneTimeTokens.ts"
-import { BadRequest, invalidField, TooManyRequests, Unavailable } from "../http/Errors.ts"
+import { BadRequest, invalidField, TooManyRequests, Unavailable } from "../model/Errors.ts"
 import { newSmsCode, normalizeSixDigits } from "../mfa/Codes.ts"
 import { tokenHash } from "../platform/Crypto.ts"
 import { Sms } from "../sms/Sms.ts"

@@ -43,7 +43,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "./Config.ts"
 
 /** The embedded database could not be opened, served or locked. */
 export class EmbeddedDatabaseError extends Schema.TaggedError<EmbeddedDatabaseError>()("EmbeddedDatabaseError", {

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Redis } from "ioredis"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "./Config.ts"
 
 /** The shared ioredis connection of a process in cluster mode. */
 export class RedisClient extends Context.Service<RedisClient, Redis>()("guildhall/RedisClient") {

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "./Config.ts"
 import { RedisClient } from "./Redis.ts"
 
 /** conventions.md: 2015-01-01, 42 bits of ms, 10 bits of node id, 12 bits of sequence. */

@@ -8,7 +8,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "./Config.ts"
 import * as Database from "./Database.ts"
 import * as Migrations from "./Migrations.ts"
 

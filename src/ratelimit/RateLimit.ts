@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
-import { TooManyRequests } from "../http/Errors.ts"
+import { TooManyRequests } from "../model/Errors.ts"
 
 /** A route's bucket: at most `limit` requests per `windowMillis` for one user (or one IP when anonymous). */
 export interface Bucket {

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { TooManyRequests } from "../http/Errors.ts"
+import { TooManyRequests } from "../model/Errors.ts"
 import { type Bucket, defaultLimit, globalLimit, RateLimit, RateLimitBucket } from "./RateLimit.ts"
 import { RateLimiter, type Verdict } from "./RateLimiter.ts"
 

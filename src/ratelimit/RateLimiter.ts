@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { Redis } from "ioredis"
 import { createHash } from "node:crypto"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
 
 /** One counter to bump: at most `limit` hits per window of `windowMillis`, the window opening at the first hit. */

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { BoundedText, Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { BoundedText, Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
-import { UserPartialResponse } from "../users/Schemas.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 
 /** RelationshipTypes: what the other user is to the one who reads the row. */
 export const RelationshipType = { friend: 1, blocked: 2, incoming: 3, outgoing: 4 } as const

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { UserEvents } from "../gateway/UserEvents.ts"
-import { BadRequest, type Forbidden, missingPermissions, type NotFound, unknown } from "../http/Errors.ts"
+import { UserEvents } from "../../shards/UserEvents.ts"
+import { BadRequest, type Forbidden, missingPermissions, type NotFound, unknown } from "../model/Errors.ts"
 import { RelationshipResponse, RelationshipType } from "./Api.ts"
 import { RelationshipsRepo } from "./Repo.ts"
 

@@ -1,15 +1,15 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { GuildRoleResponse } from "../guilds/Schemas.ts"
+import { GuildRoleResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import {
   GuildRoleCreateRequest,
   GuildRoleHoistPositionsRequest,
   GuildRolePositionsRequest,
   GuildRoleUpdateRequest
-} from "./Schemas.ts"
+} from "../model/Roles.ts"
 
 const guildPath = { guild_id: Snowflake }
 const rolePath = { guild_id: Snowflake, role_id: Snowflake }

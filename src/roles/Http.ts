@@ -6,7 +6,7 @@ import * as Roles from "../../shards/guild/operations/Roles.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 
 /** Who acts and why, as a write takes it. */

@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CODE_ALPHABET, newCode } from "../account/Codes.ts"
 import type { Client } from "../auth/Client.ts"
-import { BadRequest } from "../http/Errors.ts"
+import { BadRequest } from "../model/Errors.ts"
 import { tokenHash } from "../platform/Crypto.ts"
 
 /** How long a new device waits for its code to be entered (the reference platform's 5 minutes). */

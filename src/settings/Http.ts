@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/LeanGroups.ts"
+import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UserSettings } from "./Settings.ts"

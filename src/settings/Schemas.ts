@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { BoundedText, Snowflake } from "../http/Common.ts"
+import { BoundedText, Snowflake } from "../model/Common.ts"
 
 export const STATUSES = ["online", "dnd", "idle", "invisible"] as const
 export const THEMES = ["dark", "dark_legacy", "coal", "light", "system"] as const

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { BadRequest, unauthorized, type Unauthorized } from "../http/Errors.ts"
+import { BadRequest, unauthorized, type Unauthorized } from "../model/Errors.ts"
 import { SettingsRepo, type SettingsRow } from "./Repo.ts"
 import { StoredSettings, type UserSettingsResponse, type UserSettingsUpdateRequest } from "./Schemas.ts"
 import { present, toStored } from "./Values.ts"

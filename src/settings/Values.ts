@@ -1,4 +1,4 @@
-import type { FieldError } from "../http/Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 import type { CustomStatusPayload, Moment, StoredSettings, UserSettingsResponse, UserSettingsUpdateRequest } from "./Schemas.ts"
 
 type Values = Omit<UserSettingsResponse, "theme" | "locale">

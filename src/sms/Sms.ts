@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
-import { AppConfig } from "../Config.ts"
+import { AppConfig } from "../platform/Config.ts"
 
 export class SmsError extends Schema.TaggedError<SmsError>()("SmsError", {
   message: Schema.String

@@ -1,7 +1,7 @@
 import { Context, Data, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomInt } from "node:crypto"
-import { type BadRequest, Forbidden, invalidField } from "../http/Errors.ts"
+import { type BadRequest, Forbidden, invalidField } from "../model/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 
 /** A provider identity whose email the caller has already checked (verified, allowed domain). */

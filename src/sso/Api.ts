@@ -1,9 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AdminAuthentication } from "../http/Authentication.ts"
-import { BoundedText } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
-import { UserPartialResponse } from "../users/Schemas.ts"
+import { BoundedText } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 
 /** A bounded string that may also be sent as null (null clears a setting). */
 const NullableText = (max: number) => Schema.optional(Schema.NullOr(BoundedText(0, max)))

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import * as oidc from "openid-client"
-import { BadRequest, invalidField, Unavailable } from "../http/Errors.ts"
+import { BadRequest, invalidField, Unavailable } from "../model/Errors.ts"
 import type { SsoSettingsRow } from "./SettingsRules.ts"
 
 /** What the provider says about the person, once the code is exchanged and the ID token checked. */

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest } from "../http/Errors.ts"
+import { BadRequest } from "../model/Errors.ts"
 import type { SsoConfigUpdate } from "./Api.ts"
 import { applyUpdate, type SsoSettingsRow } from "./SettingsRules.ts"
 

@@ -1,5 +1,5 @@
 import { domainToASCII } from "node:url"
-import type { FieldError } from "../http/Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 import type { SsoConfigResponse, SsoConfigUpdate } from "./Api.ts"
 
 /** The stored SSO settings (table sso_settings), the secret included. */

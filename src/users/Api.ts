@@ -1,13 +1,13 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { GuildResponse } from "../guilds/Schemas.ts"
+import { GuildResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../http/Common.ts"
-import { ApiErrors } from "../http/Errors.ts"
+import { Snowflake } from "../model/Common.ts"
+import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import { UserProfileFullResponse } from "./ProfileSchemas.ts"
 import { UserProfileQuery, UserTagCheckQuery, UserUpdateRequest } from "./Requests.ts"
-import { UserPartialResponse, UserPrivateResponse, UserTagCheckResponse } from "./Schemas.ts"
+import { UserPartialResponse, UserPrivateResponse, UserTagCheckResponse } from "../model/Users.ts"
 
 const Limit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))
 

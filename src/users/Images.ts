@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { FieldError } from "../http/Errors.ts"
+import type { FieldError } from "../model/Errors.ts"
 
 /**
  * Avatars and banners. There is no asset store yet, so an image is checked

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { GuildMemberResponse } from "../guilds/Schemas.ts"
-import { UserPartialResponse } from "./Schemas.ts"
+import { GuildMemberResponse } from "../model/Guilds.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 const NullableInt = Schema.NullOr(Schema.Int)

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type Forbidden, missingAccess, type NotFound, unknown } from "../http/Errors.ts"
+import { type Forbidden, missingAccess, type NotFound, unknown } from "../model/Errors.ts"
 import { type SharedGuild, UserLinks } from "./Links.ts"
 import type { UserProfileFullResponse } from "./ProfileSchemas.ts"
 import { toUserPartial, type UserRow, UsersRepo } from "./Repo.ts"

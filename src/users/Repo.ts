@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { isoTimestamp } from "../platform/Timestamps.ts"
-import type { PendingDeletion, UserPartialResponse, UserPrivateResponse } from "./Schemas.ts"
+import type { PendingDeletion, UserPartialResponse, UserPrivateResponse } from "../model/Users.ts"
 
 /** A row of `users` as the code uses it; bigint columns arrive as strings. */
 export interface UserRow {

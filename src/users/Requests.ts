@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { SudoFields } from "../auth/Sudo.ts"
-import { BoundedText, Snowflake } from "../http/Common.ts"
+import { BoundedText, Snowflake } from "../model/Common.ts"
 
 /** Checked by the handler with registration's rule (src/auth/Usernames.ts); this only caps the input. */
 export const Username = Schema.String.check(Schema.isMaxLength(64))

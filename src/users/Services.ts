@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { SelfDeletionRepo } from "../messages/SelfDeletionRepo.ts"
+import { SelfDeletionRepo } from "../messages/selfDeletion/Repo.ts"
 import { UserLinks } from "./Links.ts"
 import { Profiles } from "./Profiles.ts"
 import { UserUpdates } from "./Updates.ts"

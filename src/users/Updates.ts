@@ -4,7 +4,7 @@ import { Passwords } from "../auth/Passwords.ts"
 import { passwordProblems } from "../auth/PasswordPolicy.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { formatDiscriminator, freeDiscriminator, usernameProblem } from "../auth/Usernames.ts"
-import { UserEvents } from "../gateway/UserEvents.ts"
+import { UserEvents } from "../../shards/UserEvents.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
 import {
   BadRequest,
@@ -14,14 +14,14 @@ import {
   missingAccess,
   unauthorized,
   type Unauthorized
-} from "../http/Errors.ts"
+} from "../model/Errors.ts"
 import { Mailer } from "../mail/Mailer.ts"
-import { SelfDeletionRepo } from "../messages/SelfDeletionRepo.ts"
+import { SelfDeletionRepo } from "../messages/selfDeletion/Repo.ts"
 import { MfaProofs } from "../mfa/Proofs.ts"
 import { imageFieldHash } from "./Images.ts"
 import { PremiumFlags, toUserPrivate, type UserChanges, type UserRow, UsersRepo } from "./Repo.ts"
 import type { UserUpdateRequest } from "./Requests.ts"
-import { UserPrivateResponse } from "./Schemas.ts"
+import { UserPrivateResponse } from "../model/Users.ts"
 
 /** What PATCH /users/@me is to do, once its input has been checked. */
 export interface UpdatePlan {

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { activeBans, banExpiry, isBanActive, isBanned, pruneExpiredBans, withBan } from "../../shards/guild/BanRules.ts"
+import { activeBans, banExpiry, isBanActive, isBanned, pruneExpiredBans, withBan } from "../../shards/guild/members/BanRules.ts"
 import { banMember, unbanMember } from "../../shards/guild/operations/Bans.ts"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
 

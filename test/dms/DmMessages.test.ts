@@ -1,6 +1,6 @@
 import { assert, expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { dataOf, type GatewayClient, identified, nextOfType } from "../gateway/Client.ts"
 import { dataUri, png } from "../media/Fixtures.ts"
 import { layerWithMedia } from "../media/MediaLayer.ts"

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MAX_GROUP_DMS_PER_USER } from "../../src/dms/GroupDmLimit.ts"
+import { MAX_GROUP_DMS_PER_USER } from "../../shards/dm/GroupDmLimit.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { ok, request, type User, user } from "./Fixtures.ts"

@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { SUDO_HEADER, stepNow, sudoTokenOf, totpAt, userWithTotp } from "../mfa/Support.ts"

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { withBan } from "../../shards/guild/BanRules.ts"
+import { withBan } from "../../shards/guild/members/BanRules.ts"
 import {
   findInvite,
   type GuildInvite,
@@ -9,7 +9,7 @@ import {
   isInviteUsable,
   pruneDeadInvites,
   reusableInvite
-} from "../../shards/guild/InviteRules.ts"
+} from "../../shards/guild/members/InviteRules.ts"
 import { createInvite, deleteInvite, joinByInvite } from "../../shards/guild/operations/Invites.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"

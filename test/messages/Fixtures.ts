@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { identified } from "../gateway/Client.ts"
 import { field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 
 let nextRoleId = 8_100_000_000_000_000_000n
 

@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { createMessage } from "../../shards/guild/operations/Messages.ts"
-import type { WriteContext } from "../../shards/guild/Operations.ts"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import type { WriteContext } from "../../shards/guild/Definitions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/guilds/Schemas.ts"
-import type { MessageCreateRequest } from "../../src/messages/Requests.ts"
-import type { MessageResponse } from "../../src/messages/Schemas.ts"
+import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/model/Guilds.ts"
+import type { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
+import type { MessageResponse } from "../../src/model/Messages.ts"
 import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 
 /**

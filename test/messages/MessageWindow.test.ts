@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { windowPage } from "../../shards/guild/MessagePages.ts"
+import { windowPage } from "../../shards/guild/messages/MessagePages.ts"
 import {
   appended,
   type ChannelMessages,
@@ -8,7 +8,7 @@ import {
   NO_MESSAGES,
   WINDOW_SIZE,
   type WindowEntry
-} from "../../shards/guild/MessageWindow.ts"
+} from "../../shards/guild/messages/MessageWindow.ts"
 
 const entry = (id: number): WindowEntry => ({ id: BigInt(id), authorId: "1", nonce: null, sentAt: id, json: `{"id":"${id}"}` })
 const ids = (entries: ReadonlyArray<WindowEntry> | undefined) => entries?.map((e) => Number(e.id))

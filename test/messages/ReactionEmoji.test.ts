@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { parseEmoji } from "../../src/messages/ReactionEmoji.ts"
+import { parseEmoji } from "../../src/model/ReactionEmoji.ts"
 
 describe("reaction emoji", () => {
   it("one unicode emoji, with its modifiers and joins, keycaps and flags", () => {

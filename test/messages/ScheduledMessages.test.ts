@@ -1,7 +1,7 @@
 import { assert, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { clusterEnvironment, eventually } from "../support/Cluster.ts"
 import { queryAt, scratchDatabase } from "../support/Postgres.ts"

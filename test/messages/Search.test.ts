@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../shards/guild/Permissions.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { guildWithChannel, guildWithSecretChannel, memberWith, sent } from "./Fixtures.ts"
 import { payload, postMultipart } from "./Multipart.ts"

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { RpcSerialization } from "effect/rpc"
 import { Guild } from "../../shards/guild/Protocol.ts"
-import { BadRequest, Forbidden, NotFound } from "../../src/http/Errors.ts"
+import { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
 
 /**
  * Replies between processes travel in the binary format and are stored as

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
-import { UserPartialResponse } from "../../../src/users/Schemas.ts"
-import { admit, checkAdmission } from "../Admission.ts"
-import { JOIN_SOURCE_DISCOVERY } from "../JoinSources.ts"
-import { unchanged, write } from "../Operations.ts"
+import { UserPartialResponse } from "../../../src/model/Users.ts"
+import { admit, checkAdmission } from "../members/Admission.ts"
+import { JOIN_SOURCE_DISCOVERY } from "../members/JoinSources.ts"
+import { unchanged, write } from "../Definitions.ts"
 
 /**
  * POST /discovery/guilds/{id}/join: `user` joins a listed guild (the caller

@@ -10,10 +10,10 @@ import {
   GuildStickerWithUserResponse,
   StickerName,
   StoredImage
-} from "../../../src/expressions/Schemas.ts"
-import { createMany, createOne, deleteOne, listAll, updateOne } from "../ExpressionDecisions.ts"
-import { EmojiKind, StickerKind } from "../ExpressionKinds.ts"
-import { read, write } from "../Operations.ts"
+} from "../../../src/model/Expressions.ts"
+import { createMany, createOne, deleteOne, listAll, updateOne } from "../expressions/ExpressionDecisions.ts"
+import { EmojiKind, StickerKind } from "../expressions/ExpressionKinds.ts"
+import { read, write } from "../Definitions.ts"
 
 // ---- Emojis: the image is stored already, the command carries its hash ----
 

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
-import { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
+import { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { requireMember } from "../Access.ts"
-import { searchIndex } from "../MemberSearch.ts"
-import { read } from "../Operations.ts"
+import { searchIndex } from "../members/MemberSearch.ts"
+import { read } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
 
 /** The members whose username, global name or nickname starts with `query` (any case), oldest first; `limit` 0 is all. */

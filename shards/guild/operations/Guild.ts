@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { GuildResponse } from "../../../src/guilds/Schemas.ts"
-import { type Forbidden, invalidField, missingPermissions, unknown } from "../../../src/http/Errors.ts"
+import { GuildResponse } from "../../../src/model/Guilds.ts"
+import { type Forbidden, invalidField, missingPermissions, unknown } from "../../../src/model/Errors.ts"
 import { requireMember, requirePermission } from "../Access.ts"
-import { read, unchanged, write } from "../Operations.ts"
+import { read, unchanged, write } from "../Definitions.ts"
 import { memberView } from "../Reads.ts"
-import { Permission } from "../Permissions.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { type GuildState, viewFor } from "../State.ts"
-import { permissionsAt } from "../Timeouts.ts"
+import { permissionsAt } from "../members/Timeouts.ts"
 import { settingsChange } from "./Settings.ts"
 
 /**

@@ -1,11 +1,11 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest, Forbidden, missingPermissions, NotFound, unknown } from "../../../src/http/Errors.ts"
-import { GuildInviteMetadataResponse, GuildInviteResponse, MAX_INVITES_PER_GUILD } from "../../../src/invites/Schemas.ts"
-import { UserPartialResponse } from "../../../src/users/Schemas.ts"
+import { BadRequest, Forbidden, missingPermissions, NotFound, unknown } from "../../../src/model/Errors.ts"
+import { GuildInviteMetadataResponse, GuildInviteResponse, MAX_INVITES_PER_GUILD } from "../../../src/model/Invites.ts"
+import { UserPartialResponse } from "../../../src/model/Users.ts"
 import { requireMember, requirePermission } from "../Access.ts"
-import { admit, checkAdmission } from "../Admission.ts"
-import { channelPermissions } from "../ChannelPermissions.ts"
+import { admit, checkAdmission } from "../members/Admission.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
 import {
   findInvite,
   type GuildInvite,
@@ -15,12 +15,12 @@ import {
   liveInvites,
   pruneDeadInvites,
   reusableInvite
-} from "../InviteRules.ts"
-import { JOIN_SOURCE_INSTANT_INVITE, JOIN_SOURCE_VANITY_URL } from "../JoinSources.ts"
-import { read, unchanged, write } from "../Operations.ts"
-import { has, Permission } from "../Permissions.ts"
+} from "../members/InviteRules.ts"
+import { JOIN_SOURCE_INSTANT_INVITE, JOIN_SOURCE_VANITY_URL } from "../members/JoinSources.ts"
+import { read, unchanged, write } from "../Definitions.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
-import { permissionsAt } from "../Timeouts.ts"
+import { permissionsAt } from "../members/Timeouts.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const INVITE_CREATE = 40

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { unreadMassMentions } from "../../../src/messages/MassMentions.ts"
-import { visibleChannel } from "../ChannelAccess.ts"
-import { unchanged, write } from "../Operations.ts"
+import { unreadMassMentions } from "../messages/MassMentions.ts"
+import { visibleChannel } from "../channels/ChannelAccess.ts"
+import { unchanged, write } from "../Definitions.ts"
 
 /** One channel read up to a message; `mentionCount` as the client counts it (a manual "mark unread"), else counted here. */
 const Ack = Schema.Struct({

@@ -1,12 +1,12 @@
 import { Effect, Schema } from "effect"
-import { type BadRequest, invalidField, missingPermissions } from "../../../src/http/Errors.ts"
-import { MessageResponse } from "../../../src/messages/Schemas.ts"
-import { visibleChannel } from "../ChannelAccess.ts"
-import { channelPermissions } from "../ChannelPermissions.ts"
-import { existingMessage, isEmpty, messagesOf } from "../MessageAccess.ts"
-import { deleteMessages, entryOf, updateMessage } from "../MessageRows.ts"
-import { write } from "../Operations.ts"
-import { has, Permission } from "../Permissions.ts"
+import { type BadRequest, invalidField, missingPermissions } from "../../../src/model/Errors.ts"
+import { MessageResponse } from "../../../src/model/Messages.ts"
+import { visibleChannel } from "../channels/ChannelAccess.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
+import { existingMessage, isEmpty, messagesOf } from "../messages/MessageAccess.ts"
+import { deleteMessages, entryOf, updateMessage } from "../messages/MessageRows.ts"
+import { write } from "../Definitions.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
 
 /**
  * The message without one of its attachments, and whether that leaves it with

@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
-import { MessageCreateRequest } from "../../../src/messages/Requests.ts"
-import { deleteAuthorMessages, StoredMessageRef, withoutMessages } from "../AuthorMessages.ts"
-import { sendableChannel } from "../MessageAccess.ts"
-import { checkShape } from "../MessageDraft.ts"
-import { read, write } from "../Operations.ts"
+import { MessageCreateRequest } from "../../../src/model/MessageRequests.ts"
+import { deleteAuthorMessages, StoredMessageRef, withoutMessages } from "../messages/AuthorMessages.ts"
+import { sendableChannel } from "../messages/MessageAccess.ts"
+import { checkShape } from "../messages/MessageDraft.ts"
+import { read, write } from "../Definitions.ts"
 
 /**
  * The guild side of the durable message jobs (src/messages/ScheduledMessages*,

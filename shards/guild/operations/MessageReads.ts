@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
-import { visibleChannel } from "../ChannelAccess.ts"
-import { messagesOf, readableChannel, unknownMessage } from "../MessageAccess.ts"
-import { knownAbsent } from "../MessageWindow.ts"
-import { read } from "../Operations.ts"
-import { messageJsonFor, pageJsonFor } from "../Reactions.ts"
+import { visibleChannel } from "../channels/ChannelAccess.ts"
+import { messagesOf, readableChannel, unknownMessage } from "../messages/MessageAccess.ts"
+import { knownAbsent } from "../messages/MessageWindow.ts"
+import { read } from "../Definitions.ts"
+import { messageJsonFor, pageJsonFor } from "../messages/WindowReactions.ts"
 
 /**
  * Reads of a guild's messages, from the window of each channel's newest

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
-import { sendableChannel } from "../MessageAccess.ts"
-import { read } from "../Operations.ts"
-import { has, Permission } from "../Permissions.ts"
+import { sendableChannel } from "../messages/MessageAccess.ts"
+import { read } from "../Definitions.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
 
 /**
  * Whether the viewer may send in the channel at `now` (SEND_MESSAGES, no

@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
-import { ChannelResponse } from "../../../src/guilds/Schemas.ts"
+import { ChannelResponse } from "../../../src/model/Guilds.ts"
 import { requireMember } from "../Access.ts"
-import { channelPermissions } from "../ChannelPermissions.ts"
-import { read } from "../Operations.ts"
-import { has, Permission } from "../Permissions.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
+import { read } from "../Definitions.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
 
 /** What a member may read of a guild's messages, for queries that span channels (search, mentions, saved messages). */
 export const ReadableChannels = Schema.Struct({

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
-import { invalidField, missingAccess, missingPermissions } from "../../../src/http/Errors.ts"
-import { MessageCreateRequest, type MessageReferenceRequest } from "../../../src/messages/Requests.ts"
+import { invalidField, missingAccess, missingPermissions } from "../../../src/model/Errors.ts"
+import { MessageCreateRequest, type MessageReferenceRequest } from "../../../src/model/MessageRequests.ts"
 import {
   MessageAttachmentResponse,
   MessageReferenceType,
@@ -8,7 +8,7 @@ import {
   MessageType,
   ReferencedMessage,
   withoutReferenced
-} from "../../../src/messages/Schemas.ts"
+} from "../../../src/model/Messages.ts"
 import {
   DisabledOperation,
   existingMessage,
@@ -17,12 +17,12 @@ import {
   sendableChannel,
   slowmodeWait,
   unknownMessage
-} from "../MessageAccess.ts"
-import { checkShape, embedsFor, mentionsIn, sendableFlags, snapshotOf, stickersFor } from "../MessageDraft.ts"
-import { entryOf, messageRow } from "../MessageRows.ts"
-import { appended, type ChannelMessages } from "../MessageWindow.ts"
-import { unchanged, write } from "../Operations.ts"
-import { has, Permission } from "../Permissions.ts"
+} from "../messages/MessageAccess.ts"
+import { checkShape, embedsFor, mentionsIn, sendableFlags, snapshotOf, stickersFor } from "../messages/MessageDraft.ts"
+import { entryOf, messageRow } from "../messages/MessageRows.ts"
+import { appended, type ChannelMessages } from "../messages/MessageWindow.ts"
+import { unchanged, write } from "../Definitions.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
 
 /** A resend with the same nonce within this long answers the message it made. */

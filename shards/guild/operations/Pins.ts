@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
-import { BadRequest, missingPermissions } from "../../../src/http/Errors.ts"
-import { MessageResponse } from "../../../src/messages/Schemas.ts"
-import { channelPermissions } from "../ChannelPermissions.ts"
-import { existingMessage, messagesOf, readableChannel } from "../MessageAccess.ts"
-import { entryOf } from "../MessageRows.ts"
-import { type ChannelMessages, knownAbsent } from "../MessageWindow.ts"
-import { read, unchanged, write } from "../Operations.ts"
-import { Permission } from "../Permissions.ts"
-import { setPinned } from "../ReactionRows.ts"
+import { BadRequest, missingPermissions } from "../../../src/model/Errors.ts"
+import { MessageResponse } from "../../../src/model/Messages.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
+import { existingMessage, messagesOf, readableChannel } from "../messages/MessageAccess.ts"
+import { entryOf } from "../messages/MessageRows.ts"
+import { type ChannelMessages, knownAbsent } from "../messages/MessageWindow.ts"
+import { read, unchanged, write } from "../Definitions.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
+import { setPinned } from "../messages/ReactionRows.ts"
 
 /** Pinned messages a channel holds at most. */
 export const MAX_PINS = 250

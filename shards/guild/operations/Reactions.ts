@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
-import { BadRequest, Forbidden, invalidField, missingPermissions } from "../../../src/http/Errors.ts"
-import { EmojiRef } from "../../../src/messages/ReactionEmoji.ts"
-import { MessageResponse } from "../../../src/messages/Schemas.ts"
-import { channelPermissions } from "../ChannelPermissions.ts"
+import { BadRequest, Forbidden, invalidField, missingPermissions } from "../../../src/model/Errors.ts"
+import { EmojiRef } from "../../../src/model/ReactionEmoji.ts"
+import { MessageResponse } from "../../../src/model/Messages.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
 import {
   communicationDisabled,
   existingMessage,
@@ -10,11 +10,11 @@ import {
   readableChannel,
   silenced,
   unknownMessage
-} from "../MessageAccess.ts"
-import { knownAbsent } from "../MessageWindow.ts"
-import { type GuildEvent, read, unchanged, type WriteContext, write } from "../Operations.ts"
-import { has, Permission } from "../Permissions.ts"
-import { deleteReactions, reactionRow } from "../ReactionRows.ts"
+} from "../messages/MessageAccess.ts"
+import { knownAbsent } from "../messages/MessageWindow.ts"
+import { type GuildEvent, read, unchanged, type WriteContext, write } from "../Definitions.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
+import { deleteReactions, reactionRow } from "../messages/ReactionRows.ts"
 import {
   emojiJson,
   emojiKey,
@@ -23,7 +23,7 @@ import {
   reactionsOf,
   type ShownEmoji,
   withReactions
-} from "../Reactions.ts"
+} from "../messages/WindowReactions.ts"
 import type { GuildState } from "../State.ts"
 
 /** GuildOperations (part C): reactions switched off for the guild. */

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import type { GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
-import { missingPermissions, unknown } from "../../../src/http/Errors.ts"
-import { canGrant, canManageRole } from "../Hierarchy.ts"
+import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import { missingPermissions, unknown } from "../../../src/model/Errors.ts"
+import { canGrant, canManageRole } from "../members/Hierarchy.ts"
 import type { GuildState } from "../State.ts"
 
 /** Fails with 403 MISSING_PERMISSIONS unless `actorId` may put `permissions` on a role. */

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
 
 /** The SQL of role changes, run inside the guild actor's transaction. */
 

@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { GuildResponse, GuildUpdateRequest } from "../../../src/guilds/Schemas.ts"
-import { invalidField } from "../../../src/http/Errors.ts"
+import { GuildResponse, GuildUpdateRequest } from "../../../src/model/Guilds.ts"
+import { invalidField } from "../../../src/model/Errors.ts"
 import { changesOf, requirePermission } from "../Access.ts"
-import { type Decision, write, type WriteContext } from "../Operations.ts"
+import { type Decision, write, type WriteContext } from "../Definitions.ts"
 import { memberView } from "../Reads.ts"
-import { Permission } from "../Permissions.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { applyPatch, checkPatch, type GuildState, type SettingsPatch, viewFor } from "../State.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */

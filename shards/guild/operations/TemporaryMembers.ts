@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { unchanged, write } from "../Operations.ts"
+import { unchanged, write } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
 import { memberRemoval } from "./Members.ts"
 

@@ -1,8 +1,8 @@
 import { Effect, Schema } from "effect"
-import { GuildMemberResponse } from "../../../src/guilds/Schemas.ts"
-import { applyMemberPatch } from "../MemberUpdate.ts"
-import { read } from "../Operations.ts"
-import { mayStay, voiceAccess } from "../VoiceAccess.ts"
+import { GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import { applyMemberPatch } from "../members/MemberUpdate.ts"
+import { read } from "../Definitions.ts"
+import { mayStay, voiceAccess } from "../channels/VoiceAccess.ts"
 
 export const VoiceAccessReply = Schema.Struct({
   member: GuildMemberResponse,

@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { embeddedActorsLayer } from "../../../src/App.ts"
 import type { WriteCommand } from "../../../shards/guild/operations/index.ts"
 import { Guild } from "../../../shards/guild/Protocol.ts"
-import { AppConfig, settingsConfig } from "../../../src/Config.ts"
+import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"
 import { queryAt, scratchDatabase } from "../../support/Postgres.ts"
 
 class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { admission, audienceOf, dataForAudience, membershipOf } from "../../../shards/guild/Audience.ts"
-import { Permission } from "../../../shards/guild/Permissions.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { canView, channelPermissions, type Overwrite } from "../../../shards/guild/ChannelPermissions.ts"
-import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../shards/guild/Permissions.ts"
+import { canView, channelPermissions, type Overwrite } from "../../../shards/guild/channels/ChannelPermissions.ts"
+import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })

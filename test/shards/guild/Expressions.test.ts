@@ -1,7 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { createEmoji, createEmojis, deleteEmoji, updateSticker, createSticker } from "../../../shards/guild/operations/Expressions.ts"
-import type { WriteContext } from "../../../shards/guild/Operations.ts"
+import type { WriteContext } from "../../../shards/guild/Definitions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 

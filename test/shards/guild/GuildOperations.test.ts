@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { WriteContext } from "../../../shards/guild/Operations.ts"
+import type { WriteContext } from "../../../shards/guild/Definitions.ts"
 import * as Guild from "../../../shards/guild/operations/Guild.ts"
-import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../shards/guild/Permissions.ts"
+import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import { BadRequest } from "../../../src/http/Errors.ts"
+import { BadRequest } from "../../../src/model/Errors.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string, bot = false) => ({

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { canGrant, canManageRole, compareRoles, highestPosition, highestRole, outranks } from "../../../shards/guild/Hierarchy.ts"
-import { Permission } from "../../../shards/guild/Permissions.ts"
+import { canGrant, canManageRole, compareRoles, highestPosition, highestRole, outranks } from "../../../shards/guild/members/Hierarchy.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/guilds/Schemas.ts"
+import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { applyMemberPatch, MAX_TIMEOUT_MS, type MemberPatch } from "../../../shards/guild/MemberUpdate.ts"
-import { Permission } from "../../../shards/guild/Permissions.ts"
+import { applyMemberPatch, MAX_TIMEOUT_MS, type MemberPatch } from "../../../shards/guild/members/MemberUpdate.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 

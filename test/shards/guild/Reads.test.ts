@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Members from "../../../shards/guild/operations/Members.ts"
-import { Permission } from "../../../shards/guild/Permissions.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import * as Reads from "../../../shards/guild/Reads.ts"
 import { createGuild, type GuildState, viewFor } from "../../../shards/guild/State.ts"
-import { GuildResponse } from "../../../src/guilds/Schemas.ts"
+import { GuildResponse } from "../../../src/model/Guilds.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })

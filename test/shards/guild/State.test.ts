@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../shards/guild/Permissions.ts"
+import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, membersPage, viewFor } from "../../../shards/guild/State.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { requirePermission } from "../../../shards/guild/Access.ts"
-import { Permission } from "../../../shards/guild/Permissions.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import { isTimedOut, permissionsAt, TIMED_OUT_ALLOWED } from "../../../shards/guild/Timeouts.ts"
+import { isTimedOut, permissionsAt, TIMED_OUT_ALLOWED } from "../../../shards/guild/members/Timeouts.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })

@@ -1,11 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
-import type { ChannelResponse } from "../../../src/guilds/Schemas.ts"
-import { applyMemberPatch } from "../../../shards/guild/MemberUpdate.ts"
-import { Permission } from "../../../shards/guild/Permissions.ts"
+import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import { applyMemberPatch } from "../../../shards/guild/members/MemberUpdate.ts"
+import { Permission } from "../../../src/model/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { CHANNEL_VOICE, createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import { mayStay, voiceAccess } from "../../../shards/guild/VoiceAccess.ts"
+import { mayStay, voiceAccess } from "../../../shards/guild/channels/VoiceAccess.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const now = Date.parse("2026-06-01T00:00:00Z")

@@ -1,0 +1,85 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+
+/** The columns of a channel as `load` selects them. */
+export interface ChannelRow {
+  readonly id: string
+  readonly guild_id: string
+  readonly name: string | null
+  readonly topic: string | null
+  readonly type: number
+  readonly position: number
+  readonly parent_id: string | null
+  readonly nsfw: boolean
+  readonly permission_overwrites: ChannelResponse["permission_overwrites"]
+  readonly url: string | null
+  readonly bitrate: number | null
+  readonly user_limit: number | null
+  readonly rate_limit_per_user: number
+  readonly rtc_region: string | null
+}
+
+/** A stored channel as the API shows it: variant fields only where they belong. */
+export const channelFromRow = (row: ChannelRow): ChannelResponse => ({
+  id: row.id,
+  guild_id: row.guild_id,
+  ...(row.name === null ? {} : { name: row.name }),
+  topic: row.topic,
+  type: row.type,
+  position: row.position,
+  parent_id: row.parent_id,
+  nsfw: row.nsfw,
+  permission_overwrites: row.permission_overwrites ?? [],
+  ...(row.url === null ? {} : { url: row.url }),
+  ...(row.bitrate === null ? {} : { bitrate: row.bitrate }),
+  ...(row.user_limit === null ? {} : { user_limit: row.user_limit }),
+  ...(row.rate_limit_per_user === 0 ? {} : { rate_limit_per_user: row.rate_limit_per_user }),
+  ...(row.rtc_region === null ? {} : { rtc_region: row.rtc_region })
+})
+
+/** The columns of a channel to write, from its API shape. */
+export const channelColumns = (guildId: string, c: ChannelResponse) => ({
+  id: c.id,
+  guild_id: guildId,
+  type: c.type,
+  name: c.name ?? null,
+  topic: c.topic ?? null,
+  position: c.position ?? 0,
+  parent_id: c.parent_id ?? null,
+  nsfw: c.nsfw ?? false,
+  permission_overwrites: JSON.stringify(c.permission_overwrites ?? []),
+  url: c.url ?? null,
+  bitrate: c.bitrate ?? null,
+  user_limit: c.user_limit ?? null,
+  rate_limit_per_user: c.rate_limit_per_user ?? 0,
+  rtc_region: c.rtc_region ?? null
+})
+
+/** Writes a channel as it now is (created or changed). */
+export const saveChannel = (guildId: string, channel: ChannelResponse) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const c = channelColumns(guildId, channel)
+    yield* sql`INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw, permission_overwrites,
+                                     url, bitrate, user_limit, rate_limit_per_user, rtc_region)
+               VALUES (${c.id}, ${c.guild_id}, ${c.type}, ${c.name}, ${c.topic}, ${c.position}, ${c.parent_id}, ${c.nsfw},
+                       ${c.permission_overwrites}::jsonb, ${c.url}, ${c.bitrate}, ${c.user_limit}, ${c.rate_limit_per_user},
+                       ${c.rtc_region})
+               ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, name = EXCLUDED.name, topic = EXCLUDED.topic,
+                 position = EXCLUDED.position, parent_id = EXCLUDED.parent_id, nsfw = EXCLUDED.nsfw,
+                 permission_overwrites = EXCLUDED.permission_overwrites, url = EXCLUDED.url, bitrate = EXCLUDED.bitrate,
+                 user_limit = EXCLUDED.user_limit, rate_limit_per_user = EXCLUDED.rate_limit_per_user,
+                 rtc_region = EXCLUDED.rtc_region`
+  })
+
+/** Removes a channel; its children lose their parent, the guild settings naming it are cleared. */
+export const removeChannel = (guildId: string, channelId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`DELETE FROM channels WHERE id = ${channelId} AND guild_id = ${guildId}`
+    yield* sql`UPDATE channels SET parent_id = NULL WHERE parent_id = ${channelId} AND guild_id = ${guildId}`
+    for (const column of ["system_channel_id", "afk_channel_id", "rules_channel_id"] as const) {
+      yield* sql`UPDATE guilds SET ${sql(column)} = NULL WHERE id = ${guildId} AND ${sql(column)} = ${channelId}`
+    }
+  })

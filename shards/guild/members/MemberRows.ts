@@ -1,0 +1,125 @@
+import { Effect } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import { isoTimestamp, isoTimestampOrNull } from "../../../src/platform/Timestamps.ts"
+import { toUserPartial, type UserRow } from "../../../src/users/Repo.ts"
+import type { MemberProfile } from "./MemberProfile.ts"
+import type { RowSink, RowWrite } from "../Definitions.ts"
+import { rowsTable } from "../RowColumns.ts"
+import { SharedMap } from "../SharedMap.ts"
+
+interface MemberRow extends UserRow {
+  readonly member_nick: string | null
+  readonly member_roles: ReadonlyArray<string>
+  readonly joined_at: Date | string
+  readonly mute: boolean
+  readonly deaf: boolean
+  readonly member_timeout: Date | string | null
+  readonly member_avatar: string | null
+  readonly member_banner: string | null
+  readonly member_bio: string | null
+  readonly member_pronouns: string | null
+  readonly member_accent_color: number | null
+  readonly member_profile_flags: number | null
+  readonly join_source_type: number | null
+  readonly source_invite_code: string | null
+  readonly inviter_id: string | null
+  readonly temporary: boolean
+}
+
+export interface LoadedMembers {
+  readonly members: SharedMap<string, GuildMemberResponse>
+  readonly memberProfiles: SharedMap<string, MemberProfile>
+}
+
+/** A guild's members with their user, and the profiles of those who have one (schema 0014). */
+export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // Member columns are aliased: users has avatar, banner, bio... of its own.
+    const rows = yield* sql<MemberRow>`
+      SELECT u.*, m.nick AS member_nick, m.roles::text[] AS member_roles, m.joined_at, m.mute, m.deaf,
+             m.communication_disabled_until AS member_timeout, m.avatar AS member_avatar, m.banner AS member_banner,
+             m.bio AS member_bio, m.pronouns AS member_pronouns, m.accent_color AS member_accent_color,
+             m.profile_flags AS member_profile_flags, m.join_source_type, m.source_invite_code,
+             m.inviter_id::text AS inviter_id, m.temporary
+      FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
+    const members = new Map<string, GuildMemberResponse>()
+    const memberProfiles = new Map<string, MemberProfile>()
+    for (const m of rows) {
+      members.set(m.id, {
+        user: toUserPartial(m),
+        nick: m.member_nick,
+        avatar: m.member_avatar,
+        banner: m.member_banner,
+        accent_color: m.member_accent_color,
+        roles: m.member_roles,
+        joined_at: isoTimestamp(m.joined_at),
+        mute: m.mute,
+        deaf: m.deaf,
+        communication_disabled_until: isoTimestampOrNull(m.member_timeout),
+        profile_flags: m.member_profile_flags
+      })
+      // Most members never set a profile: only those who did take an entry.
+      if (m.member_bio !== null || m.member_pronouns !== null || m.join_source_type !== null ||
+        m.source_invite_code !== null || m.inviter_id !== null || m.temporary) {
+        memberProfiles.set(m.id, {
+          bio: m.member_bio,
+          pronouns: m.member_pronouns,
+          joinSourceType: m.join_source_type,
+          sourceInviteCode: m.source_invite_code,
+          inviterId: m.inviter_id,
+          temporary: m.temporary
+        })
+      }
+    }
+    return { members: SharedMap.from(members), memberProfiles: SharedMap.from(memberProfiles) }
+  })
+
+/**
+ * Member rows as a batch writes them: every member column of each member
+ * updated in the batch, in one statement (the values arrive as text or
+ * numbers; the casts give them their columns' types). A member holding a
+ * role is no longer temporary, for good (schema 0025).
+ */
+const MEMBER_COLUMNS = [
+  "user_id", "nick", "roles", "mute", "deaf", "timeout", "avatar", "banner", "accent_color", "profile_flags", "bio", "pronouns"
+]
+
+export const memberRows: RowSink = {
+  name: "guild_members",
+  statements: (sql, guildId, rows) => [
+    sql`UPDATE guild_members AS m SET
+          nick = v.nick, roles = v.roles::bigint[], mute = v.mute::boolean, deaf = v.deaf::boolean,
+          communication_disabled_until = v.timeout::timestamptz, avatar = v.avatar, banner = v.banner,
+          accent_color = v.accent_color::integer, profile_flags = v.profile_flags::integer, bio = v.bio, pronouns = v.pronouns,
+          temporary = m.temporary AND cardinality(v.roles::bigint[]) = 0
+        FROM ${rowsTable(sql, rows, MEMBER_COLUMNS)}
+        WHERE m.guild_id = ${guildId} AND m.user_id = v.user_id::bigint`
+  ]
+}
+
+/** The member's row after an update, for `memberRows`. */
+export const memberRow = (userId: string, member: GuildMemberResponse, profile: MemberProfile): RowWrite => ({
+  sink: memberRows,
+  key: userId,
+  values: [
+    userId,
+    member.nick ?? null,
+    // Role ids are snowflakes (digits only), so the array literal needs no escaping.
+    `{${member.roles.join(",")}}`,
+    String(member.mute),
+    String(member.deaf),
+    member.communication_disabled_until ?? null,
+    member.avatar ?? null,
+    member.banner ?? null,
+    member.accent_color ?? null,
+    member.profile_flags ?? null,
+    profile.bio,
+    profile.pronouns
+  ]
+})
+
+export const deleteMemberRow = (guildId: string, userId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.asVoid(sql`DELETE FROM guild_members WHERE guild_id = ${guildId} AND user_id = ${userId}`))

@@ -1,0 +1,68 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { UserAuthentication } from "../../http/Authentication.ts"
+import { Snowflake } from "../../model/Common.ts"
+import { ApiErrors } from "../../model/Errors.ts"
+import { RateLimit, RateLimitBucket } from "../../ratelimit/RateLimit.ts"
+import { UserPartialResponse } from "../../model/Users.ts"
+import { ReactionEmojiText } from "../../model/ReactionEmoji.ts"
+
+const messagePath = { channel_id: Snowflake, message_id: Snowflake }
+const emojiPath = { ...messagePath, emoji: ReactionEmojiText }
+
+/** `limit` 1..100 (conventions.md, Paging: reactions); it arrives as text. */
+export const ReactionLimit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
+export const DEFAULT_REACTION_LIMIT = 25
+
+const usersQuery = { limit: Schema.optional(ReactionLimit), after: Schema.optional(Snowflake) }
+
+/** The session a reaction came from: accepted, not used (every session of the user hears the event). */
+const sessionQuery = { session_id: Schema.optional(Schema.String) }
+
+/** Reactions 30 per 10 s per user (conventions.md, Rate limits). */
+const bucket = { name: "messages.reactions", limit: 30, windowMillis: 10_000 }
+
+export const ReactionUsersPage = Schema.Struct({
+  items: Schema.Array(UserPartialResponse),
+  has_more: Schema.Boolean,
+  next_after: Schema.NullOr(Schema.String)
+})
+
+/** Reactions on guild channel messages. */
+export class ReactionsApi extends HttpApiGroup.make("reactions").add(
+  HttpApiEndpoint.put("add", "/channels/:channel_id/messages/:message_id/reactions/:emoji/@me", {
+    params: emojiPath,
+    query: sessionQuery,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
+  HttpApiEndpoint.delete("removeOwn", "/channels/:channel_id/messages/:message_id/reactions/:emoji/@me", {
+    params: emojiPath,
+    query: sessionQuery,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
+  HttpApiEndpoint.delete("removeUser", "/channels/:channel_id/messages/:message_id/reactions/:emoji/:target_id", {
+    params: { ...emojiPath, target_id: Snowflake },
+    query: sessionQuery,
+    error: ApiErrors
+  }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
+  HttpApiEndpoint.delete("removeEmoji", "/channels/:channel_id/messages/:message_id/reactions/:emoji", {
+    params: emojiPath,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("removeAll", "/channels/:channel_id/messages/:message_id/reactions", {
+    params: messagePath,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("users", "/channels/:channel_id/messages/:message_id/reactions/:emoji", {
+    params: emojiPath,
+    query: usersQuery,
+    success: Schema.Array(UserPartialResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("usersPage", "/channels/:channel_id/messages/:message_id/reactions/:emoji/users", {
+    params: emojiPath,
+    query: usersQuery,
+    success: ReactionUsersPage,
+    error: ApiErrors
+  })
+).middleware(UserAuthentication) {}

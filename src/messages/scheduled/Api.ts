@@ -1,0 +1,37 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { UserAuthentication } from "../../http/Authentication.ts"
+import { Snowflake } from "../../model/Common.ts"
+import { ApiErrors } from "../../model/Errors.ts"
+import { ScheduledMessageRequest, ScheduledMessageResponse } from "./Schemas.ts"
+
+const scheduledPath = { scheduled_message_id: Snowflake }
+
+/** Scheduled messages: a message stored now and sent by the server when it is due (ScheduledSender.ts). */
+export class ScheduledMessagesApi extends HttpApiGroup.make("scheduledMessages").add(
+  HttpApiEndpoint.post("schedule", "/channels/:channel_id/messages/schedule", {
+    params: { channel_id: Snowflake },
+    payload: ScheduledMessageRequest,
+    success: ScheduledMessageResponse.pipe(HttpApiSchema.status(201)),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("list", "/users/@me/scheduled-messages", {
+    success: Schema.Array(ScheduledMessageResponse),
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.get("get", "/users/@me/scheduled-messages/:scheduled_message_id", {
+    params: scheduledPath,
+    success: ScheduledMessageResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.patch("update", "/users/@me/scheduled-messages/:scheduled_message_id", {
+    params: scheduledPath,
+    payload: ScheduledMessageRequest,
+    success: ScheduledMessageResponse,
+    error: ApiErrors
+  }),
+  HttpApiEndpoint.delete("delete", "/users/@me/scheduled-messages/:scheduled_message_id", {
+    params: scheduledPath,
+    error: ApiErrors
+  })
+).middleware(UserAuthentication) {}
