@@ -1,10 +1,12 @@
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
-import { controlChannel } from "../src/admin/GuildReloader.ts"
 import { AppConfig } from "../src/platform/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import { Guild } from "./guild/Protocol.ts"
 import { LiveActors } from "./LiveActors.ts"
+
+/** The channel operator commands are broadcast on to every shard process. */
+export const controlChannel = (redisKeyPrefix: string) => `${redisKeyPrefix}control`
 
 /**
  * Operator commands broadcast to every shard process. `reload-all` reloads the

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, PubSub } from "effect"
 import { AppConfig } from "../src/platform/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
-import { userChannel } from "../src/gateway/Relay.ts"
-import type { Dispatch } from "../src/gateway/Session.ts"
+import { userChannel } from "./Relay.ts"
+import type { Dispatch } from "../src/model/Dispatch.ts"
 
 /** A dispatch for every session of one user, whatever guilds they are in (DM channels, calls). */
 export interface UserDispatch {

@@ -1,12 +1,12 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { clusterPlatformLayer, entitiesLayer } from "../src/App.ts"
+import { clusterPlatformLayer, entitiesLayer } from "./Layers.ts"
 import { AppConfig, isClusterMode } from "../src/platform/Config.ts"
 import { runnerSharding } from "./Cluster.ts"
 import { ControlListener } from "./Control.ts"
 import { LiveActors } from "./LiveActors.ts"
 import { ClusterStats } from "./Stats.ts"
-import { RelayPublisher } from "../src/gateway/Relay.ts"
+import { RelayPublisher } from "./Relay.ts"
 import { UserEvents } from "./UserEvents.ts"
 
 /**

@@ -1,12 +1,9 @@
 import { Effect, Layer, Option, Redacted } from "effect"
-import { GuildActor } from "../shards/guild/Actor.ts"
-import { GuildEvents } from "../shards/guild/Events.ts"
 import { GuildRepo } from "../shards/guild/Repo.ts"
 import { LiveActors } from "../shards/LiveActors.ts"
-import { clientSharding, embeddedSharding } from "../shards/Cluster.ts"
+import { clientSharding } from "../shards/Cluster.ts"
+import { clusterPlatformLayer, embeddedActorsLayer } from "../shards/Layers.ts"
 import { ClusterStats } from "../shards/Stats.ts"
-import { UserActor } from "../shards/user/Actor.ts"
-import { DmChannelActor } from "../shards/dm/Actor.ts"
 import { DmsHttp } from "./dms/Http.ts"
 import { DmsRepo } from "./dms/Repo.ts"
 import { ReadStatesRepo } from "./messages/readStates/Repo.ts"
@@ -71,10 +68,6 @@ import { SsoAdminHttp, SsoHttp } from "./sso/Http.ts"
 import { services as ssoServices } from "./sso/Services.ts"
 import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/AuthenticationLive.ts"
 import { serve } from "./http/Server.ts"
-import { Database } from "./platform/Database.ts"
-import { Migrations } from "./platform/Migrations.ts"
-import { RedisClient } from "./platform/Redis.ts"
-import { Snowflakes } from "./platform/Snowflake.ts"
 import { UsersHttp } from "./users/Http.ts"
 import { NotesHttp } from "./notes/Http.ts"
 import { services as notesServices } from "./notes/Services.ts"
@@ -82,32 +75,6 @@ import { SettingsHttp } from "./settings/Http.ts"
 import { services as settingsServices } from "./settings/Services.ts"
 import { UsersRepo } from "./users/Repo.ts"
 import { services as usersServices } from "./users/Services.ts"
-
-const database = Layer.provideMerge(Migrations.layer, Database.layer)
-
-/** Postgres with the schema applied, Redis, and a snowflake node id leased in Redis. */
-export const clusterPlatformLayer = Layer.mergeAll(
-  database,
-  Snowflakes.layerLeased.pipe(Layer.provideMerge(RedisClient.layer))
-)
-
-/** The actors this process hosts (embedded and shard processes). */
-export const entitiesLayer = (settings: Settings) => {
-  const idle = { maxIdleTime: `${settings.actorIdleMinutes} minutes` as const }
-  // UserEvents (DM channel actors tell users directly) is the caller's: in memory here, over Redis in a shard process.
-  return Layer.mergeAll(GuildActor(idle), UserActor(idle), DmChannelActor(idle)).pipe(
-    Layer.provide([GuildRepo.layer, GuildEvents.layer])
-  )
-}
-
-/** The whole cluster in this one process: its actors on the embedded sharding, over Postgres. */
-export const embeddedActorsLayer = (settings: Settings) =>
-  entitiesLayer(settings).pipe(
-    Layer.provide(UserEvents.layerLocal),
-    Layer.provideMerge(embeddedSharding(settings)),
-    Layer.provideMerge(LiveActors.layer),
-    Layer.provideMerge(Layer.mergeAll(database, Snowflakes.layerLocal))
-  )
 
 /** `ADMIN_BOOTSTRAP_KEY`: how a fresh deployment gets its first operator. */
 const bootstrapAdminKey = Layer.effectDiscard(

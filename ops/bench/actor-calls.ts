@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Guild } from "../../shards/guild/Protocol.ts"
-import { embeddedActorsLayer } from "../../src/App.ts"
+import { embeddedActorsLayer } from "../../shards/Layers.ts"
 import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
 import { UsersRepo } from "../../src/users/Repo.ts"
 

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import { roomInGroupDms } from "./GroupDmLimit.ts"
 import { DmChannelType } from "../../src/model/Dms.ts"
-import { toUserPartial, type UserRow } from "../../src/users/Repo.ts"
+import { toUserPartial, type UserRow } from "../../src/model/Users.ts"
 import type { DmStickers } from "./Messages.ts"
 import type { Call, DmState, Recipient } from "./State.ts"
 

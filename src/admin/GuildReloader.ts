@@ -1,12 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
+import { controlChannel } from "../../shards/Control.ts"
 import { ClusterStats } from "../../shards/Stats.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
 
-/** The channel operator commands are broadcast on to every shard process. */
-export const controlChannel = (redisKeyPrefix: string) => `${redisKeyPrefix}control`
 const BATCH = 20
 
 /** Reloads guild actors in small batches, in the background, so the caller is answered at once. */

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { toUserPartial, type UserRow } from "../users/Repo.ts"
+import { toUserPartial, type UserRow } from "../model/Users.ts"
 import type { UserPartialResponse } from "../model/Users.ts"
 import type { GuildAuditLogEntryResponse } from "./Api.ts"
 

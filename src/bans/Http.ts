@@ -9,7 +9,8 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../model/Errors.ts"
 import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../messages/AuthorMessagesRepo.ts"
-import { toUserPartial, UsersRepo } from "../users/Repo.ts"
+import { UsersRepo } from "../users/Repo.ts"
+import { toUserPartial } from "../model/Users.ts"
 
 export const BansHttp = lean(HttpApiBuilder.group(Api, "bans", (handlers) =>
   withBuildContext(Effect.gen(function*() {

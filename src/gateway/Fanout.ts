@@ -6,7 +6,8 @@ import { EventFeed, type FeedEvent } from "./Feed.ts"
 import { Intent, intentOfGuildEvent, wants } from "./Intents.ts"
 import { Presences } from "./Presence.ts"
 import { GatewayRegistry } from "./Registry.ts"
-import type { Dispatch, GatewaySession } from "./Session.ts"
+import type { Dispatch } from "../model/Dispatch.ts"
+import type { GatewaySession } from "./Session.ts"
 import { VoiceStates } from "./VoiceStates.ts"
 
 /** GUILD_CREATE's `voice_states`, for a session that asked for GUILD_VOICE_STATES. */

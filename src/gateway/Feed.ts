@@ -3,7 +3,7 @@ import { Redis } from "ioredis"
 import { GuildEvents } from "../../shards/guild/Events.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { RedisClient } from "../platform/Redis.ts"
-import { decodeRouted, guildChannel, routedEvents, type RoutedEvent, userChannel } from "./Relay.ts"
+import { decodeRouted, guildChannel, routedEvents, type RoutedEvent, userChannel } from "../../shards/Relay.ts"
 import { decodeUserDispatch, type UserDispatch, UserEvents } from "../../shards/UserEvents.ts"
 
 /**

@@ -5,8 +5,8 @@ import { RedisClient } from "../platform/Redis.ts"
 import { Intent, wants } from "./Intents.ts"
 import { keepAlive, loggedRedisCall } from "./ProcessLiveness.ts"
 import { GatewayRegistry } from "./Registry.ts"
-import { encodeRouted, guildChannel } from "./Relay.ts"
-import type { Dispatch } from "./Session.ts"
+import { encodeRouted, guildChannel } from "../../shards/Relay.ts"
+import type { Dispatch } from "../model/Dispatch.ts"
 
 /** One guild's PRESENCE_UPDATE of a user. */
 export interface GuildPresence {

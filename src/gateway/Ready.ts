@@ -15,7 +15,8 @@ import { API_VERSION } from "./Protocol.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import { VoiceStates } from "./VoiceStates.ts"
 import type { Identity } from "./ConnectionState.ts"
-import type { Dispatch, GatewaySession } from "./Session.ts"
+import type { Dispatch } from "../model/Dispatch.ts"
+import type { GatewaySession } from "./Session.ts"
 
 /** Guilds a user may be in at most (premium), so the whole list comes in one page. */
 const MAX_GUILDS = 200

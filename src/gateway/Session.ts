@@ -1,12 +1,8 @@
 import type { Effect } from "effect"
 import { ALL_INTENTS } from "./Intents.ts"
 import { dispatchFrame, RESUME_BUFFER } from "./Protocol.ts"
+import type { Dispatch } from "../model/Dispatch.ts"
 
-/** One dispatch: its event name and data as JSON. One object per event, shared by every session it goes to. */
-export interface Dispatch {
-  readonly type: string
-  readonly data: string
-}
 
 /** Why the server ends a connection: the close code, and whether the client is first told to RECONNECT. */
 export interface Closing {

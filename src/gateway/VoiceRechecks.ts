@@ -2,7 +2,7 @@ import { Effect, Equal, Option, Queue, Schema } from "effect"
 import { recheckVoice } from "../../shards/guild/operations/Voice.ts"
 import type { Actors } from "../guilds/Actors.ts"
 import type { GuildMemberResponse } from "../model/Guilds.ts"
-import type { RoutedEvent } from "./Relay.ts"
+import type { RoutedEvent } from "../../shards/Relay.ts"
 import type { VoiceRoutes } from "./VoiceRoutes.ts"
 import { sameVoiceState, type VoiceState } from "./VoiceState.ts"
 

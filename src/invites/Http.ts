@@ -10,7 +10,8 @@ import { NotFound, unauthorized, unknown } from "../model/Errors.ts"
 import { lean, withBuildContext } from "../http/GroupContexts.ts"
 import { PackInvites } from "../packs/Invites.ts"
 import { PacksRepo } from "../packs/Repo.ts"
-import { toUserPartial, UsersRepo } from "../users/Repo.ts"
+import { UsersRepo } from "../users/Repo.ts"
+import { toUserPartial } from "../model/Users.ts"
 import { InviteLookup } from "./Lookup.ts"
 
 const unknownInvite = () => new NotFound({ code: "UNKNOWN_INVITE", message: "Unknown invite" })

@@ -76,3 +76,45 @@ export const UserPrivateResponse = Schema.Struct({
 export type UserPrivateResponse = typeof UserPrivateResponse.Type
 
 export const UserTagCheckResponse = Schema.Struct({ taken: Schema.Boolean })
+
+/** A row of `users` as the code uses it; bigint columns arrive as strings. */
+export interface UserRow {
+  readonly id: string
+  readonly username: string
+  readonly discriminator: string
+  readonly global_name: string | null
+  readonly email: string | null
+  readonly email_verified: boolean
+  readonly password_hash: string | null
+  readonly date_of_birth: string | null
+  readonly avatar: string | null
+  readonly banner: string | null
+  readonly bio: string | null
+  readonly pronouns: string | null
+  readonly accent_color: number | null
+  readonly flags: string
+  readonly acls: ReadonlyArray<string>
+  readonly traits: ReadonlyArray<string>
+  readonly bot: boolean
+  readonly created_at: Date | string
+  // Columns of later migrations; optional so that a row built from a narrower SELECT stays honest.
+  readonly email_bounced?: boolean
+  readonly phone_verified_at?: Date | string | null
+  readonly password_changed_at?: Date | string | null
+  readonly premium_flags?: number
+  readonly mention_flags?: number
+  readonly timezone?: string | null
+  readonly timezone_privacy_flags?: number
+}
+
+export const toUserPartial = (row: UserRow): UserPartialResponse => ({
+  id: row.id,
+  username: row.username,
+  discriminator: row.discriminator,
+  global_name: row.global_name,
+  avatar: row.avatar,
+  avatar_color: null,
+  bot: row.bot,
+  flags: Number(row.flags),
+  mention_flags: row.mention_flags ? row.mention_flags : undefined
+})

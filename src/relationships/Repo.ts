@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { isoTimestamp } from "../platform/Timestamps.ts"
-import { toUserPartial, type UserRow } from "../users/Repo.ts"
+import { toUserPartial, type UserRow } from "../model/Users.ts"
 import { type RelationshipResponse, RelationshipType } from "./Api.ts"
 
 /** Whoever is on either end of a relationship change, as far as the rules care. */

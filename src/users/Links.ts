@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { UserRow } from "./Repo.ts"
+import type { UserRow } from "../model/Users.ts"
 
 /** A guild two users are both members of, as the other user is known there. */
 export interface SharedGuild {

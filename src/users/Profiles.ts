@@ -2,7 +2,8 @@ import { Context, Effect, Layer } from "effect"
 import { type Forbidden, missingAccess, type NotFound, unknown } from "../model/Errors.ts"
 import { type SharedGuild, UserLinks } from "./Links.ts"
 import type { UserProfileFullResponse } from "./ProfileSchemas.ts"
-import { toUserPartial, type UserRow, UsersRepo } from "./Repo.ts"
+import { UsersRepo } from "./Repo.ts"
+import { toUserPartial, type UserRow } from "../model/Users.ts"
 
 /** ProfilePrivacyLevel 1 shows the full profile to members of shared guilds up to this size. */
 export const SMALL_GUILD_MEMBERS = 200

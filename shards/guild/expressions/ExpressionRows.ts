@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { GuildEmoji, GuildSticker } from "../../../src/model/Expressions.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
-import { toUserPartial, type UserRow } from "../../../src/users/Repo.ts"
+import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
 
 interface EmojiRow {
   readonly id: string

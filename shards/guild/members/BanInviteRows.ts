@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { isoTimestamp, isoTimestampOrNull } from "../../../src/platform/Timestamps.ts"
-import { toUserPartial, type UserRow } from "../../../src/users/Repo.ts"
+import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
 import type { GuildBan } from "./BanRules.ts"
 import type { GuildInvite } from "./InviteRules.ts"
 

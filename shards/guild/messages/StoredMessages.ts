@@ -10,7 +10,7 @@ import {
   type ReferencedMessage,
   withoutReferenced
 } from "../../../src/model/Messages.ts"
-import { toUserPartial, type UserRow } from "../../../src/users/Repo.ts"
+import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
 import { DELETED_CREATOR } from "../expressions/ExpressionRows.ts"
 

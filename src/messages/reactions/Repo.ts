@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { idArray } from "../../../shards/guild/messages/MessageRows.ts"
 import { emojiJson } from "../../../shards/guild/messages/WindowReactions.ts"
 import type { ReactionColumns } from "../../../shards/guild/messages/ReactionRows.ts"
-import { toUserPartial, type UserRow } from "../../users/Repo.ts"
+import { toUserPartial, type UserRow } from "../../model/Users.ts"
 import type { UserPartialResponse } from "../../model/Users.ts"
 import type { MessageReactionResponse, MessageResponse } from "../../model/Messages.ts"
 

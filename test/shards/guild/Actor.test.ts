@@ -1,6 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { embeddedActorsLayer } from "../../../src/App.ts"
+import { embeddedActorsLayer } from "../../../shards/Layers.ts"
 import type { WriteCommand } from "../../../shards/guild/operations/index.ts"
 import { Guild } from "../../../shards/guild/Protocol.ts"
 import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"

@@ -1,10 +1,10 @@
 import { Effect, Layer, PubSub, Schema } from "effect"
-import { type Audience, audienceOf, dataForAudience, membershipOf } from "../../shards/guild/Audience.ts"
-import { GuildEvents } from "../../shards/guild/Events.ts"
-import { LiveActors } from "../../shards/LiveActors.ts"
-import { AppConfig } from "../platform/Config.ts"
-import { RedisClient } from "../platform/Redis.ts"
-import type { Dispatch } from "./Session.ts"
+import { type Audience, audienceOf, dataForAudience, membershipOf } from "./guild/Audience.ts"
+import { GuildEvents } from "./guild/Events.ts"
+import { LiveActors } from "./LiveActors.ts"
+import { AppConfig } from "../src/platform/Config.ts"
+import { RedisClient } from "../src/platform/Redis.ts"
+import type { Dispatch } from "../src/model/Dispatch.ts"
 
 /**
  * Guild events between processes (cluster mode). The process of the guild's

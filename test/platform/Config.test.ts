@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Option } from "effect"
-import { AppConfig } from "../src/platform/Config.ts"
+import { AppConfig } from "../../src/platform/Config.ts"
 
 /** The settings as a process started with exactly `env` would read them. */
 const settingsFrom = (env: Record<string, string>) =>
