@@ -26,11 +26,14 @@ import { Sessions } from "./auth/Sessions.ts"
 import { AppConfig, isClusterMode, type Settings } from "./platform/Config.ts"
 import { Actors } from "./guilds/Actors.ts"
 import { GuildsHttp } from "./guilds/Http.ts"
-import { GuildManagementHttp } from "./guilds/ManagementHttp.ts"
+import { GuildManagementHttp } from "./guilds/management/Http.ts"
 import { AuditLogHttp } from "./auditlog/Http.ts"
 import { DiscoveryHttp } from "./discovery/Http.ts"
 import { MessagesHttp } from "./messages/Http.ts"
-import { MessageFeaturesHttp } from "./messages/FeaturesHttp.ts"
+import { AttachmentFilesHttp } from "./messages/attachments/Http.ts"
+import { ReadStatesHttp } from "./messages/readStates/Http.ts"
+import { SavedMessagesHttp } from "./messages/saved/Http.ts"
+import { SearchHttp } from "./messages/search/Http.ts"
 import { ScheduledMessagesHttp } from "./messages/scheduled/Http.ts"
 import { ReactionsHttp } from "./messages/reactions/Http.ts"
 import { PinsHttp } from "./messages/pins/Http.ts"
@@ -113,7 +116,10 @@ const handlersLayer = Layer.mergeAll(
   InvitesHttp,
   DiscoveryHttp,
   MessagesHttp,
-  MessageFeaturesHttp,
+  AttachmentFilesHttp,
+  ReadStatesHttp,
+  SavedMessagesHttp,
+  SearchHttp,
   DmsHttp,
   ScheduledMessagesHttp,
   ReactionsHttp,

@@ -7,6 +7,7 @@ import type { GuildBan } from "./members/BanRules.ts"
 import type { GuildInvite } from "./members/InviteRules.ts"
 import { SharedMap } from "./SharedMap.ts"
 import type { ChannelMessages } from "./messages/MessageWindow.ts"
+import { ChannelType } from "../../src/model/Channels.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
@@ -34,8 +35,6 @@ export interface GuildState {
   readonly channelMessages: SharedMap<string, ChannelMessages>
 }
 
-export const CHANNEL_TEXT = 0
-export const CHANNEL_VOICE = 2
 
 export interface NewGuild {
   readonly guildId: string
@@ -65,7 +64,7 @@ export const createGuild = (input: NewGuild): GuildState => {
     guild_id: input.guildId,
     name: "general",
     topic: null,
-    type: CHANNEL_TEXT,
+    type: ChannelType.TEXT,
     position: 0,
     parent_id: null,
     nsfw: false,
@@ -176,7 +175,7 @@ export const checkPatch = (state: GuildState, patch: SettingsPatch, now: number)
   const system = channelRule(
     "system_channel_id",
     patch.system_channel_id,
-    CHANNEL_TEXT,
+    ChannelType.TEXT,
     "SYSTEM_CHANNEL_MUST_BE_IN_GUILD",
     "SYSTEM_CHANNEL_MUST_BE_TEXT"
   )
@@ -184,7 +183,7 @@ export const checkPatch = (state: GuildState, patch: SettingsPatch, now: number)
   const afk = channelRule(
     "afk_channel_id",
     patch.afk_channel_id,
-    CHANNEL_VOICE,
+    ChannelType.VOICE,
     "AFK_CHANNEL_MUST_BE_IN_GUILD",
     "AFK_CHANNEL_MUST_BE_VOICE"
   )

@@ -31,7 +31,7 @@ interface Pending extends Delivery {
   /** Resumes the caller; called once (answered: see `answer`). */
   readonly resume: (answer: Answer) => void
   /** Deliveries of the same operation id that came while this one was undecided: they take its answer. */
-  readonly twins: Array<Pending>
+  readonly sameOperation: Array<Pending>
   answered: boolean
 }
 
@@ -79,13 +79,13 @@ export const makeWriteBatches = (actor: {
     // forked after this finalizer was added), then every write it left is told so.
     const open = new Set<Pending>()
 
-    /** Answers a write and the twins that wait on it, each once. */
+    /** Answers a write and the writes of the same operation that wait on it, each once. */
     const answer = (pending: Pending, exit: Answer): void => {
       if (pending.answered) return
       pending.answered = true
       open.delete(pending)
       pending.resume(exit)
-      for (const twin of pending.twins) answer(twin, exit)
+      for (const repeat of pending.sameOperation) answer(repeat, exit)
     }
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
@@ -105,14 +105,14 @@ export const makeWriteBatches = (actor: {
         for (const pending of writes) {
           const { write } = pending
           const result = stored.get(write.operationId)
-          const twin = seen.get(write.operationId)
+          const repeat = seen.get(write.operationId)
           if (result !== undefined) {
             answer(pending, Exit.succeed(JSON.stringify(result)))
             continue
           }
-          if (twin !== undefined) {
+          if (repeat !== undefined) {
             // Delivered twice before its first delivery committed: it takes the first one's answer.
-            twin.twins.push(pending)
+            repeat.sameOperation.push(pending)
             continue
           }
           seen.set(write.operationId, pending)
@@ -176,7 +176,7 @@ export const makeWriteBatches = (actor: {
           Effect.flatMap(attempt(writes), (ok) =>
             ok
               ? Effect.void
-              // Alone, each write commits or fails on its own account (a twin answered by its first is skipped).
+              // Alone, each write commits or fails on its own account (a repeated operation answered by its first is skipped).
               : Effect.forEach(writes, (pending) =>
                 pending.answered ? Effect.void : Effect.map(attempt([pending]), (alone) => {
                   if (!alone) answer(pending, Exit.die(new Error("the write could not be committed")))
@@ -190,7 +190,7 @@ export const makeWriteBatches = (actor: {
     return (write: CommittedWrite, { decide, fresh }: Delivery) =>
       Effect.callback<string, GuildError | ActorStopped>((resume) => {
         if (stopped) return resume(Exit.fail(new ActorStopped()))
-        const pending: Pending = { write, decide, fresh, resume, twins: [], answered: false }
+        const pending: Pending = { write, decide, fresh, resume, sameOperation: [], answered: false }
         open.add(pending)
         waiting.push(pending)
         wake?.()

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -69,4 +69,4 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
   })))
 
 /** The account routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const AccountHttp = lean(AccountHandlers).pipe(Layer.provide(RateLimitLive))
+export const AccountHttp = perRequestMiddlewaresOnly(AccountHandlers).pipe(Layer.provide(RateLimitLive))

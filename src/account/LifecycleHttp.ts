@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { AccountLifecycle } from "./Lifecycle.ts"
@@ -27,4 +27,4 @@ const AccountLifecycleHandlers = HttpApiBuilder.group(Api, "accountLifecycle", (
   })))
 
 /** POST /users/@me/disable and /users/@me/delete, with their rate limiting. */
-export const AccountLifecycleHttp = lean(AccountLifecycleHandlers).pipe(Layer.provide(RateLimitLive))
+export const AccountLifecycleHttp = perRequestMiddlewaresOnly(AccountLifecycleHandlers).pipe(Layer.provide(RateLimitLive))

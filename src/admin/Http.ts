@@ -5,7 +5,7 @@ import { ClusterStats } from "../../shards/Stats.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
 import { invalidField, missingPermissions, unknown } from "../model/Errors.ts"
 import { UsersRepo } from "../users/Repo.ts"
@@ -17,7 +17,7 @@ import { GuildReloader } from "./GuildReloader.ts"
 const requireAcl = (acl: string) =>
   Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
 
-export const AdminHttp = lean(HttpApiBuilder.group(Api, "admin", (handlers) =>
+export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "admin", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const repo = yield* AdminRepo
     const users = yield* UsersRepo

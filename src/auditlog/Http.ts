@@ -6,7 +6,7 @@ import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { invalidField } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { AuditLogRepo } from "./Repo.ts"
 
 const DEFAULT_LIMIT = 50
@@ -37,4 +37,4 @@ const AuditLogHandlers = HttpApiBuilder.group(Api, "auditLog", (handlers) =>
   })))
 
 /** GET /guilds/{id}/audit-logs. */
-export const AuditLogHttp = lean(AuditLogHandlers).pipe(Layer.provide(AuditLogRepo.layer))
+export const AuditLogHttp = perRequestMiddlewaresOnly(AuditLogHandlers).pipe(Layer.provide(AuditLogRepo.layer))

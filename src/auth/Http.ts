@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, type FieldError, Forbidden } from "../model/Errors.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
@@ -155,4 +155,4 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   })))
 
 /** The auth routes, with their rate limiting (the middleware is built here so no shared file changes). */
-export const AuthHttp = lean(AuthHandlers).pipe(Layer.provide(RateLimitLive))
+export const AuthHttp = perRequestMiddlewaresOnly(AuthHandlers).pipe(Layer.provide(RateLimitLive))

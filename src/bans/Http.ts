@@ -7,12 +7,12 @@ import { auditReason } from "../guilds/AuditReason.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../messages/AuthorMessagesRepo.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 
-export const BansHttp = lean(HttpApiBuilder.group(Api, "bans", (handlers) =>
+export const BansHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "bans", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const users = yield* UsersRepo

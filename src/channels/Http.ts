@@ -7,7 +7,7 @@ import { Dms } from "../dms/Dms.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { ChannelGuilds } from "./ChannelGuilds.ts"
 import { RTC_REGIONS } from "../model/RtcRegions.ts"
@@ -91,4 +91,4 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
   })))
 
 /** The channel routes, with the channel → guild lookup they route by. */
-export const ChannelsHttp = lean(ChannelsHandlers).pipe(Layer.provide([ChannelGuilds.layer, Dms.layer]))
+export const ChannelsHttp = perRequestMiddlewaresOnly(ChannelsHandlers).pipe(Layer.provide([ChannelGuilds.layer, Dms.layer]))

@@ -8,7 +8,7 @@ import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, Forbidden, NotFound, unauthorized } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 import { CATEGORIES } from "./Categories.ts"
@@ -99,4 +99,4 @@ const DiscoveryHandlers = HttpApiBuilder.group(Api, "discovery", (handlers) =>
   })))
 
 /** The discovery routes, with the listing's repository. */
-export const DiscoveryHttp = lean(DiscoveryHandlers).pipe(Layer.provide(DiscoveryRepo.layer))
+export const DiscoveryHttp = perRequestMiddlewaresOnly(DiscoveryHandlers).pipe(Layer.provide(DiscoveryRepo.layer))

@@ -6,7 +6,7 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { jsonResponse } from "../model/Common.ts"
 import { BadRequest, invalidField, unknown } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { Dms } from "./Dms.ts"
 import { maxGroupDms } from "../../shards/dm/GroupDmLimit.ts"
@@ -126,4 +126,4 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
   })))
 
 /** The DM routes, with their Postgres side. */
-export const DmsHttp = lean(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelGuilds.layer]))
+export const DmsHttp = perRequestMiddlewaresOnly(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelGuilds.layer]))

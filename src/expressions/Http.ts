@@ -6,7 +6,7 @@ import type { ReplyCodec, WriteDefinition } from "../../shards/guild/Definitions
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { MediaStore } from "../media/MediaStore.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import type { BulkFailure, GuildStickerCreateRequest } from "../model/Expressions.ts"
@@ -35,7 +35,7 @@ interface BulkReply<Success> {
   readonly failed: ReadonlyArray<BulkFailure>
 }
 
-export const ExpressionsHttp = lean(HttpApiBuilder.group(Api, "expressions", (handlers) =>
+export const ExpressionsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "expressions", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const media = yield* MediaStore

@@ -3,7 +3,7 @@ import { IncomingMessage } from "node:http"
 import type { HttpServerRequest } from "effect/http"
 import type { Socket } from "effect/socket"
 import type { makeHeartbeats } from "./Heartbeats.ts"
-import { makeMachine, type MachineDeps } from "./ConnectionState.ts"
+import { makeConnectionState, type ConnectionStateDeps } from "./ConnectionState.ts"
 import { makeOutbound } from "./Outbound.ts"
 import { API_VERSION, Close, ENDS_SESSION, frame, Op, RATE_LIMIT } from "./Protocol.ts"
 import type { Closing, Link } from "./Session.ts"
@@ -31,15 +31,15 @@ const clientEndsSession = (code: number) => code === 1000 || code === 1001
 
 type Ended = { readonly by: "server"; readonly closing: Closing } | { readonly by: "client"; readonly code: number }
 
-/** What a connection needs of the process besides the state machine's needs. */
-export type ConnectionDeps = Omit<MachineDeps, "resumeUrl"> & {
+/** What a connection needs of the process besides what its protocol state needs. */
+export type ConnectionDeps = Omit<ConnectionStateDeps, "resumeUrl"> & {
   readonly outboundLimitBytes: number
   readonly heartbeats: ReturnType<typeof makeHeartbeats>
 }
 
 /**
  * One WebSocket connection, from the upgrade to the close: HELLO, then every
- * client frame through the state machine (Machine.ts) until it, a heartbeat
+ * client frame through the connection state (ConnectionState.ts) until it, a heartbeat
  * timeout (Heartbeats.ts), the server (`Link.stop`) or the client ends it.
  * The session outlives the connection unless the close ended it.
  *
@@ -115,9 +115,9 @@ const attach = (
     send: outbound.send,
     stop: (closing) => Effect.andThen(Effect.sync(() => finish(closing)), Deferred.await(ended))
   }
-  const machine = makeMachine({ ...deps, resumeUrl }, link)
+  const state = makeConnectionState({ ...deps, resumeUrl }, link)
   const unwatch = deps.heartbeats.watch({
-    deadline: machine.deadline,
+    deadline: state.deadline,
     expire: () => finish({ code: Close.SESSION_TIMEOUT, reason: "Session timed out" })
   })
 
@@ -132,7 +132,7 @@ const attach = (
       return
     }
     handling = true
-    Effect.runCallback(machine.receive(raw), {
+    Effect.runCallback(state.receive(raw), {
       onExit: (exit) => {
         if (exit._tag === "Failure") {
           Effect.runFork(Effect.logWarning("gateway: a client frame failed", exit.cause))
@@ -163,7 +163,7 @@ const attach = (
     unwatch()
     outbound.destroy()
     deps.registry.connections.delete(link)
-    const session = machine.session()
+    const session = state.session()
     const forget = session === undefined
       ? Effect.void
       : (by.by === "server" ? ENDS_SESSION.has(by.closing.code) : clientEndsSession(by.code))

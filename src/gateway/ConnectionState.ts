@@ -24,7 +24,7 @@ export interface Identity {
 }
 
 /** What a connection's state machine needs of the process. */
-export interface MachineDeps {
+export interface ConnectionStateDeps {
   readonly registry: GatewayRegistry["Service"]
   /** Who a token belongs to, if it is valid. */
   readonly authenticate: (token: string) => Effect.Effect<Identity | undefined>
@@ -51,7 +51,7 @@ const decoder = new TextDecoder()
  * session (IDENTIFY makes one, RESUME takes one up again). `receive` handles
  * one client frame and answers a Closing when the connection is to end.
  */
-export const makeMachine = (deps: MachineDeps, link: Link) => {
+export const makeConnectionState = (deps: ConnectionStateDeps, link: Link) => {
   let session: GatewaySession | undefined
   let lastHeartbeat = Date.now()
   // Payloads in the current window: two numbers a connection, where a ring of arrival times took a kilobyte.

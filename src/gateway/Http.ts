@@ -8,7 +8,7 @@ import { BotTokens } from "../oauth2/BotTokens.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { Api } from "../http/Api.ts"
 import { BadRequest } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { MessageVisibility } from "../messages/Visibility.ts"
 import { SOCKET_PATH } from "./Api.ts"
 import { serveConnection } from "./Connection.ts"
@@ -22,7 +22,7 @@ import { VoiceStates } from "./VoiceStates.ts"
 /** One shard serves every guild; identifies are bounded per connection (rate limit), not per day. */
 const SESSION_START_LIMIT = { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 }
 
-export const GatewayHttp = lean(HttpApiBuilder.group(Api, "gateway", (handlers) =>
+export const GatewayHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "gateway", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const settings = yield* AppConfig
     // What HTTP accepts: session tokens, and bot tokens with or without `Bot `.

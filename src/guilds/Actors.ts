@@ -66,7 +66,7 @@ export class Actors extends Context.Service<Actors, {
    * encoded with that schema is already the body (decoding and encoding it again
    * cost a fifth of a member update).
    */
-  readonly writeResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+  readonly writeAsResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
     guildId: string,
     definition: WriteDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
@@ -80,10 +80,10 @@ export class Actors extends Context.Service<Actors, {
     viewerId: string
   ) => Effect.Effect<Reply["Type"], DomainError | Unavailable>
   /**
-   * `read`, answered with the reply's JSON as the response body (as `writeResponse`):
+   * `read`, answered with the reply's JSON as the response body (as `writeAsResponse`):
    * for endpoints whose success schema is the definition's reply.
    */
-  readonly readResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+  readonly readAsResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
     guildId: string,
     definition: ReadDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
@@ -155,7 +155,7 @@ export class Actors extends Context.Service<Actors, {
       }
       const write: Actors["Service"]["write"] = (guildId, definition, fields, by) =>
         Effect.flatMap(writeJson(guildId, definition, fields, by), (json) => decodeReply(definition.reply, json))
-      const writeResponse: Actors["Service"]["writeResponse"] = (guildId, definition, fields, by) =>
+      const writeAsResponse: Actors["Service"]["writeAsResponse"] = (guildId, definition, fields, by) =>
         Effect.map(writeJson(guildId, definition, fields, by), jsonResponse)
 
       /** A read answered from the published state when the actor lives here (`local`), else by the actor, as JSON (`fromActor`). */
@@ -176,11 +176,11 @@ export class Actors extends Context.Service<Actors, {
       const read: Actors["Service"]["read"] = (guildId, definition, fields, viewerId) =>
         readVia(guildId, definition, fields, viewerId, (state, query) => definition.run(state, query, viewerId), (json) =>
           decodeReply(definition.reply, json))
-      const readResponse: Actors["Service"]["readResponse"] = (guildId, definition, fields, viewerId) =>
+      const readAsResponse: Actors["Service"]["readAsResponse"] = (guildId, definition, fields, viewerId) =>
         readVia(guildId, definition, fields, viewerId, (state, query) =>
           Effect.map(definition.runJson(state, query, viewerId), jsonResponse), (json) => Effect.succeed(jsonResponse(json)))
 
-      return Actors.of({ guild, user, bounded, write, writeJson, writeResponse, read, readResponse, readGuild })
+      return Actors.of({ guild, user, bounded, write, writeJson, writeAsResponse, read, readAsResponse, readGuild })
     })
   )
 }

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Reads from "../../shards/guild/Reads.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
 import { jsonResponse } from "../model/Common.ts"
@@ -14,7 +14,7 @@ import * as Settings from "../../shards/guild/operations/Settings.ts"
 import { Actors } from "./Actors.ts"
 import { auditReason } from "./AuditReason.ts"
 
-export const GuildsHttp = lean(HttpApiBuilder.group(Api, "guilds", (handlers) =>
+export const GuildsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "guilds", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const users = yield* UsersRepo
@@ -47,7 +47,7 @@ export const GuildsHttp = lean(HttpApiBuilder.group(Api, "guilds", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const reason = yield* auditReason
-          return yield* actors.writeResponse(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id, reason })
+          return yield* actors.writeAsResponse(params.guild_id, Settings.updateGuild, { patch: payload }, { actorId: me.id, reason })
         }))
       .handle("members", ({ params, query }) =>
         Effect.flatMap(CurrentUser, (me) =>

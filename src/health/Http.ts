@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../http/Api.ts"
 import { Unavailable } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { RedisClient } from "../platform/Redis.ts"
 
 const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: `${what} is not answering` })
@@ -11,7 +11,7 @@ const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", me
 /** How long one probe of Postgres and Redis answers for: liveness polls must not load the database. */
 const PROBE_TTL = "1 second"
 
-export const HealthHttp = lean(HttpApiBuilder.group(Api, "health", (handlers) =>
+export const HealthHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "health", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const redis = yield* Effect.serviceOption(RedisClient)

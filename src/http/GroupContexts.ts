@@ -7,7 +7,7 @@ import { Api } from "./Api.ts"
  * into the context of every request the group serves: a copy of every service
  * of the application, on every request (measured: a third of `GET /_health`'s
  * time). Our handlers take their services when they are built, so what a
- * request needs of its group is only the middlewares. A lean group is built in
+ * request needs of its group is only the middlewares. Such a group is built in
  * a context of those alone; its handlers' build effect reaches everything
  * else through `BuildContext`.
  */
@@ -35,7 +35,7 @@ type NoPerRequestServices<R> = [PerRequestServices<R>] extends [never] ? unknown
  * built in a context of the middlewares and `BuildContext` only. A handler that
  * looked a service up per request would find it missing, so that does not compile.
  */
-export const lean = <A, E, R>(
+export const perRequestMiddlewaresOnly = <A, E, R>(
   group: Layer.Layer<A, E, R | BuildContext> & NoPerRequestServices<R>
 ): Layer.Layer<A, E, R> =>
   Layer.fromBuild((memoMap, scope) =>

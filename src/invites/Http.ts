@@ -7,7 +7,7 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { DEFAULT_INVITE_MAX_AGE } from "../model/Invites.ts"
 import { NotFound, unauthorized, unknown } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { PackInvites } from "../packs/Invites.ts"
 import { PacksRepo } from "../packs/Repo.ts"
 import { UsersRepo } from "../users/Repo.ts"
@@ -96,7 +96,7 @@ const PublicInvitesHandlers = HttpApiBuilder.group(Api, "publicInvites", (handle
   })))
 
 /** The invite routes; they find the guild of a channel or code through InviteLookup, or else a pack invite. */
-export const InvitesHttp = Layer.mergeAll(lean(InvitesHandlers), lean(PublicInvitesHandlers)).pipe(
+export const InvitesHttp = Layer.mergeAll(perRequestMiddlewaresOnly(InvitesHandlers), perRequestMiddlewaresOnly(PublicInvitesHandlers)).pipe(
   Layer.provide(Layer.mergeAll(InviteLookup.layer, PackInvites.layer)),
   Layer.provide(PacksRepo.layer)
 )

@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { contentTypeOf, inspectImage } from "./Images.ts"
 import { MediaStore } from "./MediaStore.ts"
 import { serveStored } from "./Serve.ts"
 
-export const MediaHttp = lean(HttpApiBuilder.group(Api, "media", (handlers) =>
+export const MediaHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "media", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const store = yield* MediaStore
     return handlers.handle("get", ({ params, request }) =>

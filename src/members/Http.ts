@@ -7,7 +7,7 @@ import { auditReason } from "../guilds/AuditReason.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { imageHash } from "../users/Images.ts"
 import type { MemberUpdateRequest } from "../model/Members.ts"
 import { makeVoicePatches, touchesVoice } from "./VoiceMoves.ts"
@@ -39,7 +39,7 @@ const hashOf = (value: string | null | undefined, path: string): Result.Result<s
     : Result.fail(new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: [checked.problem] }))
 }
 
-export const MembersHttp = lean(HttpApiBuilder.group(Api, "members", (handlers) =>
+export const MembersHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "members", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const voicePatch = yield* makeVoicePatches
@@ -54,7 +54,7 @@ export const MembersHttp = lean(HttpApiBuilder.group(Api, "members", (handlers) 
         // A move, disconnect, mute or deafen reaches the member's voice state too (VoiceMoves.ts).
         return touchesVoice(patch.success)
           ? voicePatch(guildId, targetId ?? me.id, patch.success, by)
-          : actors.writeResponse(guildId, Members.updateMember, { targetId: targetId ?? me.id, patch: patch.success }, by)
+          : actors.writeAsResponse(guildId, Members.updateMember, { targetId: targetId ?? me.id, patch: patch.success }, by)
       })
     }
 
@@ -80,5 +80,5 @@ export const MembersHttp = lean(HttpApiBuilder.group(Api, "members", (handlers) 
         }))
       .handle("search", ({ params, payload }) =>
         Effect.flatMap(CurrentUser, (me) =>
-          actors.readResponse(params.guild_id, Members.searchGuildMembers, { request: payload }, me.id)))
+          actors.readAsResponse(params.guild_id, Members.searchGuildMembers, { request: payload }, me.id)))
   }))))

@@ -14,7 +14,7 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { jsonResponse } from "../model/Common.ts"
 import { invalidField, TooManyRequests, unknown } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { sharedJsonResponse } from "../http/SharedBodies.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
@@ -181,6 +181,6 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
   })))
 
 /** The message routes, with their Postgres side and the channel → guild lookup they route by. */
-export const MessagesHttp = lean(MessagesHandlers).pipe(
+export const MessagesHttp = perRequestMiddlewaresOnly(MessagesHandlers).pipe(
   Layer.provide([ChannelLookup.layer, MessagesRepo.layer, ReactionsRepo.layer, RateLimitLive, Dms.layer, MessageUploads.layer])
 )

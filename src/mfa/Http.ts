@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { makeEnrollment } from "./Enrollment.ts"
@@ -38,4 +38,4 @@ const MfaHandlers = HttpApiBuilder.group(Api, "mfa", (handlers) =>
   })))
 
 /** The MFA routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const MfaHttp = lean(MfaHandlers).pipe(Layer.provide(RateLimitLive))
+export const MfaHttp = perRequestMiddlewaresOnly(MfaHandlers).pipe(Layer.provide(RateLimitLive))

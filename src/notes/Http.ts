@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -32,4 +32,4 @@ const NotesHandlers = HttpApiBuilder.group(Api, "notes", (handlers) =>
   })))
 
 /** The note routes, with their rate limiting. */
-export const NotesHttp = lean(NotesHandlers).pipe(Layer.provide(RateLimitLive))
+export const NotesHttp = perRequestMiddlewaresOnly(NotesHandlers).pipe(Layer.provide(RateLimitLive))

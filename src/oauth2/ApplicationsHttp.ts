@@ -4,7 +4,7 @@ import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
@@ -97,7 +97,7 @@ const PublicApplicationsHandlers = HttpApiBuilder.group(Api, "publicApplications
   })))
 
 /** The application routes, with their rate limiting; removal reaches the guild actors. */
-export const ApplicationsHttp = Layer.mergeAll(lean(ApplicationsHandlers), lean(PublicApplicationsHandlers)).pipe(
+export const ApplicationsHttp = Layer.mergeAll(perRequestMiddlewaresOnly(ApplicationsHandlers), perRequestMiddlewaresOnly(PublicApplicationsHandlers)).pipe(
   Layer.provide(ApplicationRemoval.layer),
   Layer.provide(RateLimitLive)
 )

@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
 import { parseAuthorization } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { type UserRow } from "../model/Users.ts"
@@ -125,7 +125,7 @@ const OAuth2TokensHandlers = HttpApiBuilder.group(Api, "oauth2Tokens", (handlers
   })))
 
 /** The consent and token routes, with their rate limiting. */
-export const OAuth2Http = Layer.mergeAll(lean(OAuth2ConsentHandlers), lean(OAuth2TokensHandlers)).pipe(
+export const OAuth2Http = Layer.mergeAll(perRequestMiddlewaresOnly(OAuth2ConsentHandlers), perRequestMiddlewaresOnly(OAuth2TokensHandlers)).pipe(
   Layer.provide(Consent.layer),
   Layer.provide(RateLimitLive)
 )

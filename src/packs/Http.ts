@@ -4,7 +4,7 @@ import { makeUploads } from "../expressions/Uploads.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { InviteLookup } from "../invites/Lookup.ts"
 import { MediaStore } from "../media/MediaStore.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
@@ -128,7 +128,7 @@ const PacksHandlers = HttpApiBuilder.group(Api, "packs", (handlers) =>
   })))
 
 /** The pack routes, with their repository. */
-export const PacksHttp = lean(PacksHandlers).pipe(
+export const PacksHttp = perRequestMiddlewaresOnly(PacksHandlers).pipe(
   Layer.provide(Layer.mergeAll(PackInvites.layer, InviteLookup.layer)),
   Layer.provide(PacksRepo.layer)
 )

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { PhoneNumbers } from "./PhoneNumbers.ts"
@@ -34,4 +34,4 @@ const PhoneHandlers = HttpApiBuilder.group(Api, "phone", (handlers) =>
   })))
 
 /** The phone routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const PhoneHttp = lean(PhoneHandlers).pipe(Layer.provide(RateLimitLive))
+export const PhoneHttp = perRequestMiddlewaresOnly(PhoneHandlers).pipe(Layer.provide(RateLimitLive))

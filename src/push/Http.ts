@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized, unknown } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -40,4 +40,4 @@ const PushHandlers = HttpApiBuilder.group(Api, "push", (handlers) =>
   })))
 
 /** The push subscription routes, with their rate limiting (built here, as the auth routes do). */
-export const PushHttp = lean(PushHandlers).pipe(Layer.provide(RateLimitLive))
+export const PushHttp = perRequestMiddlewaresOnly(PushHandlers).pipe(Layer.provide(RateLimitLive))

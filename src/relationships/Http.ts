@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { RelationshipType } from "./Api.ts"
@@ -29,4 +29,4 @@ const RelationshipsHandlers = HttpApiBuilder.group(Api, "relationships", (handle
   })))
 
 /** The relationship routes, with their rate limiting (built here, as the auth routes do). */
-export const RelationshipsHttp = lean(RelationshipsHandlers).pipe(Layer.provide(RateLimitLive))
+export const RelationshipsHttp = perRequestMiddlewaresOnly(RelationshipsHandlers).pipe(Layer.provide(RateLimitLive))

@@ -6,14 +6,14 @@ import * as Roles from "../../shards/guild/operations/Roles.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 
 /** Who acts and why, as a write takes it. */
 const by = (headers: { readonly "x-audit-log-reason"?: string | undefined }) =>
   Effect.map(CurrentUser, (me) => ({ actorId: me.id, reason: headers["x-audit-log-reason"] ?? null }))
 
-export const RolesHttp = lean(HttpApiBuilder.group(Api, "roles", (handlers) =>
+export const RolesHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "roles", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const snowflakes = yield* Snowflakes

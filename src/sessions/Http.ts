@@ -6,7 +6,7 @@ import { LoginCompletion } from "../auth/LoginCompletion.ts"
 import { type Session, Sessions } from "../auth/Sessions.ts"
 import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser, parseAuthorization } from "../http/Authentication.ts"
 import { Forbidden, unauthorized } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -97,4 +97,4 @@ const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers) =>
   })))
 
 /** The session and handoff routes, with their rate limiting (built here, as the auth routes do). */
-export const SessionsHttp = lean(SessionsHandlers).pipe(Layer.provide(RateLimitLive))
+export const SessionsHttp = perRequestMiddlewaresOnly(SessionsHandlers).pipe(Layer.provide(RateLimitLive))

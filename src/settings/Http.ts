@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UserSettings } from "./Settings.ts"
@@ -15,4 +15,4 @@ const SettingsHandlers = HttpApiBuilder.group(Api, "settings", (handlers) =>
   })))
 
 /** The settings routes, with their rate limiting. */
-export const SettingsHttp = lean(SettingsHandlers).pipe(Layer.provide(RateLimitLive))
+export const SettingsHttp = perRequestMiddlewaresOnly(SettingsHandlers).pipe(Layer.provide(RateLimitLive))

@@ -4,7 +4,7 @@ import { Acl, holds } from "../admin/Acls.ts"
 import { AdminRepo } from "../admin/Repo.ts"
 import { LoginCompletion } from "../auth/LoginCompletion.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
 import { missingPermissions, unauthorized } from "../model/Errors.ts"
 import { UsersRepo } from "../users/Repo.ts"
@@ -13,7 +13,7 @@ import { SsoFlow } from "./Flow.ts"
 import { SsoSettings } from "./Settings.ts"
 import { toConfigResponse } from "./SettingsRules.ts"
 
-export const SsoHttp = lean(HttpApiBuilder.group(Api, "sso", (handlers) =>
+export const SsoHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "sso", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const flow = yield* SsoFlow
     const login = yield* LoginCompletion
@@ -36,7 +36,7 @@ export const SsoHttp = lean(HttpApiBuilder.group(Api, "sso", (handlers) =>
 const requireAcl = (acl: string) =>
   Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
 
-export const SsoAdminHttp = lean(HttpApiBuilder.group(Api, "ssoAdmin", (handlers) =>
+export const SsoAdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ssoAdmin", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const settings = yield* SsoSettings
     const audit = yield* AdminRepo

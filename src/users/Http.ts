@@ -7,7 +7,7 @@ import { Actors } from "../guilds/Actors.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import * as Reads from "../../shards/guild/Reads.ts"
 import { Api } from "../http/Api.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { jsonResponse } from "../model/Common.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { Forbidden, invalidField, NotFound, unknown } from "../model/Errors.ts"
@@ -103,4 +103,4 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
   })))
 
 /** The user routes, with their rate limiting (built here, as the auth routes do, so no shared file changes). */
-export const UsersHttp = lean(UsersHandlers).pipe(Layer.provide(RateLimitLive))
+export const UsersHttp = perRequestMiddlewaresOnly(UsersHandlers).pipe(Layer.provide(RateLimitLive))

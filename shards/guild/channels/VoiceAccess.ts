@@ -4,7 +4,8 @@ import { invalidField, missingAccess, missingPermissions, unknown } from "../../
 import { channelPermissions } from "./ChannelPermissions.ts"
 import type { GuildError } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
-import { CHANNEL_VOICE, type GuildState } from "../State.ts"
+import { type GuildState } from "../State.ts"
+import { ChannelType } from "../../../src/model/Channels.ts"
 
 /**
  * Who may be in a guild's voice channels. Voice states themselves are not
@@ -39,7 +40,7 @@ export const voiceAccess = (
   if (member === undefined) return Result.fail(missingAccess())
   const channel = state.channels.get(channelId)
   if (channel === undefined) return Result.fail(unknown("CHANNEL"))
-  if (channel.type !== CHANNEL_VOICE) return Result.fail(invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel"))
+  if (channel.type !== ChannelType.VOICE) return Result.fail(invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel"))
   const granted = channelPermissions(state, userId, channel, now)
   if (!has(granted, CONNECT_PERMISSIONS)) return Result.fail(missingPermissions())
   return Result.succeed({

@@ -1,6 +1,7 @@
 import type { GuildInviteMetadataResponse, GuildInviteResponse } from "../../../src/model/Invites.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
-import { CHANNEL_TEXT, type GuildState } from "../State.ts"
+import { type GuildState } from "../State.ts"
+import { ChannelType } from "../../../src/model/Channels.ts"
 
 /**
  * Invites as plain data. An invite past its max_age or out of uses is dead:
@@ -38,7 +39,7 @@ export const invitesDisabled = (state: GuildState): boolean =>
 export const vanityInvite = (state: GuildState, code: string): GuildInvite | undefined => {
   if (state.guild.vanity_url_code === null || state.guild.vanity_url_code !== code) return undefined
   const system = state.guild.system_channel_id === null ? undefined : state.channels.get(state.guild.system_channel_id)
-  const channel = system ?? [...state.channels.values()].find((c) => c.type === CHANNEL_TEXT)
+  const channel = system ?? [...state.channels.values()].find((c) => c.type === ChannelType.TEXT)
   if (channel === undefined) return undefined
   return { code, channelId: channel.id, inviter: null, createdAt: state.createdAt, maxAge: 0, maxUses: 0, uses: 0, temporary: false }
 }
@@ -100,7 +101,7 @@ export const inviteView = (state: GuildState, invite: GuildInvite): GuildInviteR
       embed_splash: g.embed_splash,
       features: g.features
     },
-    channel: { id: invite.channelId, name: channel?.name ?? null, type: channel?.type ?? CHANNEL_TEXT },
+    channel: { id: invite.channelId, name: channel?.name ?? null, type: channel?.type ?? ChannelType.TEXT },
     inviter: invite.inviter,
     member_count: state.members.size,
     // Presence is the gateway's; no member is counted online until it reports them.

@@ -12,9 +12,10 @@ import {
 import { canManageRole, outranks } from "./Hierarchy.ts"
 import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
 import { ALL_PERMISSIONS, has, Permission } from "../../../src/model/Permissions.ts"
-import { CHANNEL_VOICE, guildPermissions, type GuildState } from "../State.ts"
+import { guildPermissions, type GuildState } from "../State.ts"
 import { permissionsAt } from "./Timeouts.ts"
 import { canConnect } from "../channels/VoiceAccess.ts"
+import { ChannelType } from "../../../src/model/Channels.ts"
 
 /**
  * A member update as the actor receives it: the request's fields after the
@@ -113,7 +114,7 @@ const invalidity = (
   if (patch.channel_id != null) {
     const channel = state.channels.get(patch.channel_id)
     if (channel === undefined) return invalidField("channel_id", "CHANNEL_NOT_FOUND", "Channel is not in this guild")
-    if (channel.type !== CHANNEL_VOICE) return invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel")
+    if (channel.type !== ChannelType.VOICE) return invalidField("channel_id", "CHANNEL_MUST_BE_VOICE", "Channel is not a voice channel")
     // A member is moved only where they could connect themselves.
     if (!canConnect(state, member.user.id, channel, now)) return missingPermissions()
   }

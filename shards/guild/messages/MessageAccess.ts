@@ -6,8 +6,9 @@ import { visibleChannel } from "../channels/ChannelAccess.ts"
 import { channelPermissions } from "../channels/ChannelPermissions.ts"
 import { type ChannelMessages, knownAbsent, NO_MESSAGES, type WindowEntry } from "./MessageWindow.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
-import { CHANNEL_TEXT, guildPermissions, type GuildState } from "../State.ts"
+import { guildPermissions, type GuildState } from "../State.ts"
 import { isTimedOut } from "../members/Timeouts.ts"
+import { ChannelType } from "../../../src/model/Channels.ts"
 
 /** GuildOperations (part C): what a guild has switched off, bit by bit. */
 export const DisabledOperation = { EVERYONE_MENTIONS: 2, TYPING_EVENTS: 4, SEND_MESSAGE: 16 } as const
@@ -51,7 +52,7 @@ export const sendableChannel = (
 ): Effect.Effect<{ readonly channel: ChannelResponse; readonly permissions: bigint }, BadRequest | Forbidden | NotFound> =>
   Effect.gen(function*() {
     const channel = yield* visibleChannel(state, userId, channelId)
-    if (channel.type !== CHANNEL_TEXT) {
+    if (channel.type !== ChannelType.TEXT) {
       return yield* new BadRequest({
         code: "CANNOT_SEND_MESSAGES_IN_NON_TEXT_CHANNEL",
         message: "Cannot send messages in a non-text channel"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../http/Api.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { MediaStore } from "../../media/MediaStore.ts"
 import { serveStored } from "../../media/Serve.ts"
 import { contentTypeFor } from "./Types.ts"
@@ -9,7 +9,7 @@ import { contentTypeFor } from "./Types.ts"
 /** Shown in the browser: media and text; anything else is offered as a download. */
 const INLINE = /^(image|video|audio|text)\//
 
-export const AttachmentFilesHttp = lean(HttpApiBuilder.group(Api, "attachmentFiles", (handlers) =>
+export const AttachmentFilesHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "attachmentFiles", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const store = yield* MediaStore
     return handlers.handle("get", ({ params, request }) =>

@@ -6,7 +6,7 @@ import { Dms } from "../../dms/Dms.ts"
 import { Actors } from "../../guilds/Actors.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { olderCopies } from "../OlderCopies.ts"
 import { DEFAULT_PIN_LIMIT } from "./Api.ts"
@@ -61,6 +61,6 @@ const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
   })))
 
 /** The pin routes, with their Postgres side (pins of any age are listed from Postgres). */
-export const PinsHttp = lean(PinsHandlers).pipe(
+export const PinsHttp = perRequestMiddlewaresOnly(PinsHandlers).pipe(
   Layer.provide([ChannelLookup.layer, MessagesRepo.layer, PinsRepo.layer, ReactionsRepo.layer, Dms.layer])
 )

@@ -6,7 +6,7 @@ import { Actors } from "../../guilds/Actors.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
 import { invalidField, unknown } from "../../model/Errors.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { RateLimitLive } from "../../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { olderCopies } from "../OlderCopies.ts"
@@ -100,6 +100,6 @@ const ReactionsHandlers = HttpApiBuilder.group(Api, "reactions", (handlers) =>
   })))
 
 /** The reaction routes, with their Postgres side for messages older than the actors' windows. */
-export const ReactionsHttp = lean(ReactionsHandlers).pipe(
+export const ReactionsHttp = perRequestMiddlewaresOnly(ReactionsHandlers).pipe(
   Layer.provide([ChannelLookup.layer, MessagesRepo.layer, ReactionsRepo.layer, RateLimitLive])
 )

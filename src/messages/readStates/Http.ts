@@ -6,7 +6,7 @@ import { Actors } from "../../guilds/Actors.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
 import { unknown } from "../../model/Errors.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { MentionsRepo } from "./MentionsRepo.ts"
 import { DEFAULT_MENTION_LIMIT } from "./Api.ts"
@@ -73,6 +73,6 @@ const ReadStatesHandlers = HttpApiBuilder.group(Api, "readStates", (handlers) =>
   })))
 
 /** Read states and mentions, with the cross-guild read path they filter by. */
-export const ReadStatesHttp = lean(ReadStatesHandlers).pipe(
+export const ReadStatesHttp = perRequestMiddlewaresOnly(ReadStatesHandlers).pipe(
   Layer.provide([ChannelLookup.layer, Dms.layer, MentionsRepo.layer, MessageVisibility.layer])
 )

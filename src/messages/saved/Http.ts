@@ -5,7 +5,7 @@ import { Actors } from "../../guilds/Actors.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
 import { unknown } from "../../model/Errors.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { MessagesRepo } from "../Repo.ts"
 import { DEFAULT_SAVED_LIMIT, type SavedMessageEntryResponse } from "./Api.ts"
@@ -59,6 +59,6 @@ const SavedMessagesHandlers = HttpApiBuilder.group(Api, "savedMessages", (handle
         }))
   })))
 
-export const SavedMessagesHttp = lean(SavedMessagesHandlers).pipe(
+export const SavedMessagesHttp = perRequestMiddlewaresOnly(SavedMessagesHandlers).pipe(
   Layer.provide([ChannelLookup.layer, MessagesRepo.layer, SavedMessagesRepo.layer, MessageVisibility.layer])
 )

@@ -5,7 +5,7 @@ import { Actors } from "../../guilds/Actors.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
 import { invalidField, unknown } from "../../model/Errors.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { Snowflakes } from "../../platform/Snowflake.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { ScheduledMessagesRepo } from "./Repo.ts"
@@ -68,6 +68,6 @@ const ScheduledHandlers = HttpApiBuilder.group(Api, "scheduledMessages", (handle
   })))
 
 /** The scheduled message routes, with their Postgres side. */
-export const ScheduledMessagesHttp = lean(ScheduledHandlers).pipe(
+export const ScheduledMessagesHttp = perRequestMiddlewaresOnly(ScheduledHandlers).pipe(
   Layer.provide([ChannelLookup.layer, ScheduledMessagesRepo.layer])
 )

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { DEFAULT_HITS_PER_PAGE, MAX_SEARCH_OFFSET } from "./Api.ts"
 import { SearchRepo } from "./Repo.ts"
 import { MessageVisibility } from "../Visibility.ts"
@@ -33,4 +33,4 @@ const SearchHandlers = HttpApiBuilder.group(Api, "messageSearch", (handlers) =>
       }))
   })))
 
-export const SearchHttp = lean(SearchHandlers).pipe(Layer.provide([SearchRepo.layer, MessageVisibility.layer]))
+export const SearchHttp = perRequestMiddlewaresOnly(SearchHandlers).pipe(Layer.provide([SearchRepo.layer, MessageVisibility.layer]))

@@ -5,7 +5,7 @@ import { Sudo } from "../../auth/Sudo.ts"
 import { AppConfig } from "../../platform/Config.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
-import { lean, withBuildContext } from "../../http/GroupContexts.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../AuthorMessagesRepo.ts"
 import { SelfDeletionRepo } from "./Repo.ts"
 
@@ -45,4 +45,4 @@ const SelfDeletionHandlers = HttpApiBuilder.group(Api, "messageSelfDeletion", (h
   })))
 
 /** POST and DELETE /users/@me/messages/delete, and the dry run. */
-export const SelfDeletionHttp = lean(SelfDeletionHandlers).pipe(Layer.provide([SelfDeletionRepo.layer, AuthorMessagesRepo.layer]))
+export const SelfDeletionHttp = perRequestMiddlewaresOnly(SelfDeletionHandlers).pipe(Layer.provide([SelfDeletionRepo.layer, AuthorMessagesRepo.layer]))

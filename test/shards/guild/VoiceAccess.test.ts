@@ -4,8 +4,9 @@ import type { ChannelResponse } from "../../../src/model/Guilds.ts"
 import { applyMemberPatch } from "../../../shards/guild/members/MemberUpdate.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
-import { CHANNEL_VOICE, createGuild, type GuildState } from "../../../shards/guild/State.ts"
+import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { mayStay, voiceAccess } from "../../../shards/guild/channels/VoiceAccess.ts"
+import { ChannelType } from "../../../src/model/Channels.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const now = Date.parse("2026-06-01T00:00:00Z")
@@ -14,7 +15,7 @@ const voice = (id: string, extra: Partial<ChannelResponse> = {}): ChannelRespons
   id,
   guild_id: "100",
   name: `voice ${id}`,
-  type: CHANNEL_VOICE,
+  type: ChannelType.VOICE,
   position: 1,
   parent_id: null,
   permission_overwrites: [],

@@ -1,16 +1,16 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import * as Guild from "../../shards/guild/operations/Guild.ts"
-import { Permission } from "../model/Permissions.ts"
-import { Sudo } from "../auth/Sudo.ts"
-import { Api } from "../http/Api.ts"
-import { CurrentUser } from "../http/Authentication.ts"
-import { invalidField } from "../model/Errors.ts"
-import { lean, withBuildContext } from "../http/GroupContexts.ts"
-import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
-import { Actors } from "./Actors.ts"
-import { auditReason } from "./AuditReason.ts"
-import { VanityUrls } from "./VanityUrls.ts"
+import * as Guild from "../../../shards/guild/operations/Guild.ts"
+import { Permission } from "../../model/Permissions.ts"
+import { Sudo } from "../../auth/Sudo.ts"
+import { Api } from "../../http/Api.ts"
+import { CurrentUser } from "../../http/Authentication.ts"
+import { invalidField } from "../../model/Errors.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
+import { RateLimitLive } from "../../ratelimit/RateLimitLive.ts"
+import { Actors } from "../Actors.ts"
+import { auditReason } from "../AuditReason.ts"
+import { VanityUrls } from "../VanityUrls.ts"
 
 const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -82,4 +82,4 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
   })))
 
 /** Ownership, deletion, feature toggles and the vanity URL of a guild, with the rate limits of the proofs. */
-export const GuildManagementHttp = lean(GuildManagementHandlers).pipe(Layer.provide([RateLimitLive, VanityUrls.layer]))
+export const GuildManagementHttp = perRequestMiddlewaresOnly(GuildManagementHandlers).pipe(Layer.provide([RateLimitLive, VanityUrls.layer]))

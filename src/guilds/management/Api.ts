@@ -1,11 +1,11 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { SudoFields } from "../auth/Sudo.ts"
-import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
-import { ApiErrors } from "../model/Errors.ts"
-import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
-import { GuildResponse } from "../model/Guilds.ts"
+import { SudoFields } from "../../auth/Sudo.ts"
+import { UserAuthentication } from "../../http/Authentication.ts"
+import { Snowflake } from "../../model/Common.ts"
+import { ApiErrors } from "../../model/Errors.ts"
+import { RateLimit, RateLimitBucket } from "../../ratelimit/RateLimit.ts"
+import { GuildResponse } from "../../model/Guilds.ts"
 
 const guildPath = { guild_id: Snowflake }
 
