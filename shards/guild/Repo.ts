@@ -1,6 +1,5 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { GuildRoleResponse } from "../../src/model/Guilds.ts"
 import { channelFromRow, type ChannelRow } from "./channels/ChannelRows.ts"
 import { loadMembers } from "./members/MemberRows.ts"
 import { loadExpressions } from "./expressions/ExpressionRows.ts"
@@ -11,6 +10,7 @@ import type { WriteContext } from "./Definitions.ts"
 import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildState } from "./State.ts"
 import { insertRecord, loadRecord } from "./GuildRecord.ts"
+import { loadRoles } from "./roles/GuildRole.ts"
 import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
 import { rowsTable } from "./RowColumns.ts"
 
@@ -45,9 +45,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         Effect.gen(function*() {
           const guild = yield* Effect.provideService(loadRecord(guildId), SqlClient.SqlClient, sql)
           if (guild === undefined) return undefined
-          const roles = yield* sql<GuildRoleResponse>`
-            SELECT id, name, color, position, permissions::text AS permissions, hoist, mentionable, hoist_position, unicode_emoji
-            FROM guild_roles WHERE guild_id = ${guildId}`
+          const roles = yield* Effect.provideService(loadRoles(guildId), SqlClient.SqlClient, sql)
           const channels = yield* sql<ChannelRow>`
             SELECT id, guild_id, name, topic, type, position, parent_id, nsfw, permission_overwrites, url, bitrate,
                    user_limit, rate_limit_per_user, rtc_region FROM channels WHERE guild_id = ${guildId}`
@@ -63,7 +61,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           const state: GuildState = {
             guild: guild.record,
             createdAt: guild.createdAt,
-            roles: new Map(roles.map((r) => [r.id, r])),
+            roles,
             channels: new Map(channels.map((c) => [c.id, channelFromRow(c)])),
             members,
             memberProfiles,

@@ -1,4 +1,4 @@
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/model/Guilds.ts"
+import type { ChannelResponse, GuildMemberResponse } from "../../src/model/Guilds.ts"
 import type { UserPartialResponse } from "../../src/model/Users.ts"
 import type { GuildEmoji, GuildSticker } from "../../src/model/Expressions.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../src/model/Permissions.ts"
@@ -9,6 +9,7 @@ import { SharedMap } from "./SharedMap.ts"
 import type { ChannelMessages } from "./messages/MessageWindow.ts"
 import { ChannelType } from "../../src/model/Channels.ts"
 import type { GuildRecord, GuildRecordChange } from "./GuildRecord.ts"
+import type { GuildRole } from "./roles/GuildRole.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
@@ -19,7 +20,7 @@ export interface GuildState {
   /** The guild's settings and identity: one field per column of `guilds` (GuildRecord.ts). */
   readonly guild: GuildRecord
   readonly createdAt: string
-  readonly roles: ReadonlyMap<string, GuildRoleResponse>
+  readonly roles: ReadonlyMap<string, GuildRole>
   readonly channels: ReadonlyMap<string, ChannelResponse>
   /** Shared maps: the writes a big guild takes most often change one member. */
   readonly members: SharedMap<string, GuildMemberResponse>
@@ -48,7 +49,7 @@ export interface NewGuild {
 
 /** A new guild: its @everyone role (id = guild id), a text channel, the owner as member. */
 export const createGuild = (input: NewGuild): GuildState => {
-  const everyone: GuildRoleResponse = {
+  const everyone: GuildRole = {
     id: input.guildId,
     name: "@everyone",
     color: 0,

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { GuildResponse } from "../../src/model/Guilds.ts"
 import { canView } from "./channels/ChannelPermissions.ts"
 import { guildPermissions, type GuildState } from "./State.ts"
+import { roleView } from "./roles/GuildRole.ts"
 
 /**
  * What clients see of a guild, rendered from its state. The state keeps what
@@ -40,7 +41,7 @@ export const viewFor = (state: GuildState, userId: string): GuildResponse => {
     disabled_operations: g.disabled_operations,
     message_history_cutoff: g.message_history_cutoff,
     permissions: guildPermissions(state, userId).toString(),
-    roles: [...state.roles.values()],
+    roles: Array.from(state.roles.values(), roleView),
     channels: [...state.channels.values()],
     member_count: state.members.size
   }
