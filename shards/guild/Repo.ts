@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { channelFromRow, type ChannelRow } from "./channels/ChannelRows.ts"
+import { loadChannels } from "./channels/ChannelRows.ts"
 import { loadMembers } from "./members/MemberRows.ts"
 import { loadExpressions } from "./expressions/ExpressionRows.ts"
 import { loadBans, loadInvites } from "./members/BanInviteRows.ts"
@@ -43,26 +43,20 @@ export class GuildRepo extends Context.Service<GuildRepo, {
 
       const load = (guildId: string) =>
         Effect.gen(function*() {
-          const guild = yield* Effect.provideService(loadRecord(guildId), SqlClient.SqlClient, sql)
+          const guild = yield* loadRecord(guildId)
           if (guild === undefined) return undefined
-          const roles = yield* Effect.provideService(loadRoles(guildId), SqlClient.SqlClient, sql)
-          const channels = yield* sql<ChannelRow>`
-            SELECT id, guild_id, name, topic, type, position, parent_id, nsfw, permission_overwrites, url, bitrate,
-                   user_limit, rate_limit_per_user, rtc_region FROM channels WHERE guild_id = ${guildId}`
-          const { members, memberProfiles } = yield* Effect.provideService(loadMembers(guildId), SqlClient.SqlClient, sql)
-          const bans = yield* Effect.provideService(loadBans(guildId), SqlClient.SqlClient, sql)
-          const invites = yield* Effect.provideService(loadInvites(guildId), SqlClient.SqlClient, sql)
-          const { emojis, stickers } = yield* Effect.provideService(loadExpressions(guildId), SqlClient.SqlClient, sql)
-          const channelMessages = yield* Effect.provideService(
-            Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId)),
-            SqlClient.SqlClient,
-            sql
-          )
+          const roles = yield* loadRoles(guildId)
+          const channels = yield* loadChannels(guildId)
+          const { members, memberProfiles } = yield* loadMembers(guildId)
+          const bans = yield* loadBans(guildId)
+          const invites = yield* loadInvites(guildId)
+          const { emojis, stickers } = yield* loadExpressions(guildId)
+          const channelMessages = yield* Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId))
           const state: GuildState = {
             guild: guild.record,
             createdAt: guild.createdAt,
             roles,
-            channels: new Map(channels.map((c) => [c.id, channelFromRow(c)])),
+            channels,
             members,
             memberProfiles,
             bans,
@@ -72,7 +66,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             channelMessages
           }
           return state
-        }).pipe(Effect.orDie)
+        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
       const insertGuild = (state: GuildState, operationId: string, result: unknown) =>
         sql.withTransaction(Effect.gen(function*() {
