@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, PubSub } from "effect"
 import type { GuildEvent } from "./Definitions.ts"
-import { type GuildState, viewFor } from "./State.ts"
+import type { GuildState } from "./State.ts"
+import { viewFor } from "./Views.ts"
 
 /** A committed change of a guild, as the gateway dispatches it. */
 export interface PublishedEvent extends GuildEvent {

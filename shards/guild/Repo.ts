@@ -1,8 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { GuildRoleResponse } from "../../src/model/Guilds.ts"
-import { channelFromRow, type ChannelRow } from "./channels/ChannelRows.ts"
-import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
+import { loadChannels } from "./channels/ChannelRows.ts"
 import { loadMembers } from "./members/MemberRows.ts"
 import { loadExpressions } from "./expressions/ExpressionRows.ts"
 import { loadBans, loadInvites } from "./members/BanInviteRows.ts"
@@ -10,7 +8,9 @@ import { loadChannelMessages } from "./messages/MessageRows.ts"
 import { withReactionsAndPins } from "./messages/ReactionRows.ts"
 import type { WriteContext } from "./Definitions.ts"
 import type { DecidedWrite } from "./WriteBatches.ts"
-import type { GuildSettings, GuildState } from "./State.ts"
+import type { GuildState } from "./State.ts"
+import { insertRecord, loadRecord } from "./GuildRecord.ts"
+import { loadRoles } from "./roles/GuildRole.ts"
 import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
 import { rowsTable } from "./RowColumns.ts"
 
@@ -19,11 +19,6 @@ const OPERATION_COLUMNS = ["operation_id", "result"]
 
 /** What the actor knows of a write it commits. */
 export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "reason" | "now">
-
-interface GuildRow extends Omit<GuildSettings, "message_history_cutoff"> {
-  readonly message_history_cutoff: Date | string | null
-  readonly created_at: Date | string
-}
 
 /** Postgres side of the guild actor: load everything, write each change with its operation record. */
 export class GuildRepo extends Context.Service<GuildRepo, {
@@ -48,29 +43,20 @@ export class GuildRepo extends Context.Service<GuildRepo, {
 
       const load = (guildId: string) =>
         Effect.gen(function*() {
-          const [guild] = yield* sql<GuildRow>`SELECT * FROM guilds WHERE id = ${guildId}`
+          const guild = yield* loadRecord(guildId)
           if (guild === undefined) return undefined
-          const roles = yield* sql<GuildRoleResponse>`
-            SELECT id, name, color, position, permissions::text AS permissions, hoist, mentionable, hoist_position, unicode_emoji
-            FROM guild_roles WHERE guild_id = ${guildId}`
-          const channels = yield* sql<ChannelRow>`
-            SELECT id, guild_id, name, topic, type, position, parent_id, nsfw, permission_overwrites, url, bitrate,
-                   user_limit, rate_limit_per_user, rtc_region FROM channels WHERE guild_id = ${guildId}`
-          const { members, memberProfiles } = yield* Effect.provideService(loadMembers(guildId), SqlClient.SqlClient, sql)
-          const bans = yield* Effect.provideService(loadBans(guildId), SqlClient.SqlClient, sql)
-          const invites = yield* Effect.provideService(loadInvites(guildId), SqlClient.SqlClient, sql)
-          const { emojis, stickers } = yield* Effect.provideService(loadExpressions(guildId), SqlClient.SqlClient, sql)
-          const channelMessages = yield* Effect.provideService(
-            Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId)),
-            SqlClient.SqlClient,
-            sql
-          )
-          const { created_at, ...settings } = guild
+          const roles = yield* loadRoles(guildId)
+          const channels = yield* loadChannels(guildId)
+          const { members, memberProfiles } = yield* loadMembers(guildId)
+          const bans = yield* loadBans(guildId)
+          const invites = yield* loadInvites(guildId)
+          const { emojis, stickers } = yield* loadExpressions(guildId)
+          const channelMessages = yield* Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId))
           const state: GuildState = {
-            guild: { ...settings, message_history_cutoff: isoTimestampOrNull(guild.message_history_cutoff) },
-            createdAt: isoTimestamp(created_at),
-            roles: new Map(roles.map((r) => [r.id, r])),
-            channels: new Map(channels.map((c) => [c.id, channelFromRow(c)])),
+            guild: guild.record,
+            createdAt: guild.createdAt,
+            roles,
+            channels,
             members,
             memberProfiles,
             bans,
@@ -80,13 +66,12 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             channelMessages
           }
           return state
-        }).pipe(Effect.orDie)
+        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
       const insertGuild = (state: GuildState, operationId: string, result: unknown) =>
         sql.withTransaction(Effect.gen(function*() {
           const g = state.guild
-          yield* sql`INSERT INTO guilds (id, name, icon, owner_id, system_channel_id, created_at)
-                     VALUES (${g.id}, ${g.name}, ${g.icon}, ${g.owner_id}, ${g.system_channel_id}, ${state.createdAt})`
+          yield* Effect.provideService(insertRecord(g, state.createdAt), SqlClient.SqlClient, sql)
           for (const role of state.roles.values()) {
             yield* sql`INSERT INTO guild_roles (id, guild_id, name, permissions, position, color, hoist, mentionable)
                        VALUES (${role.id}, ${g.id}, ${role.name}, ${role.permissions}, ${role.position}, ${role.color},

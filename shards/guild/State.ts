@@ -1,4 +1,4 @@
-import type { ChannelResponse, GuildMemberResponse, GuildResponse, GuildRoleResponse } from "../../src/model/Guilds.ts"
+import type { ChannelResponse, GuildMemberResponse } from "../../src/model/Guilds.ts"
 import type { UserPartialResponse } from "../../src/model/Users.ts"
 import type { GuildEmoji, GuildSticker } from "../../src/model/Expressions.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../src/model/Permissions.ts"
@@ -8,17 +8,19 @@ import type { GuildInvite } from "./members/InviteRules.ts"
 import { SharedMap } from "./SharedMap.ts"
 import type { ChannelMessages } from "./messages/MessageWindow.ts"
 import { ChannelType } from "../../src/model/Channels.ts"
+import type { GuildRecord, GuildRecordChange } from "./GuildRecord.ts"
+import type { GuildRole } from "./roles/GuildRole.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
  * here is testable without a cluster, a database or a clock.
+ * What clients see of it are views rendered from it (Views.ts).
  */
-export type GuildSettings = Omit<GuildResponse, "permissions" | "roles" | "channels" | "member_count">
-
 export interface GuildState {
-  readonly guild: GuildSettings
+  /** The guild's settings and identity: one field per column of `guilds` (GuildRecord.ts). */
+  readonly guild: GuildRecord
   readonly createdAt: string
-  readonly roles: ReadonlyMap<string, GuildRoleResponse>
+  readonly roles: ReadonlyMap<string, GuildRole>
   readonly channels: ReadonlyMap<string, ChannelResponse>
   /** Shared maps: the writes a big guild takes most often change one member. */
   readonly members: SharedMap<string, GuildMemberResponse>
@@ -47,7 +49,7 @@ export interface NewGuild {
 
 /** A new guild: its @everyone role (id = guild id), a text channel, the owner as member. */
 export const createGuild = (input: NewGuild): GuildState => {
-  const everyone: GuildRoleResponse = {
+  const everyone: GuildRole = {
     id: input.guildId,
     name: "@everyone",
     color: 0,
@@ -132,15 +134,6 @@ export const guildPermissions = (state: GuildState, userId: string): bigint => {
   return (granted & Permission.ADMINISTRATOR) !== 0n ? ALL_PERMISSIONS : granted
 }
 
-/** The guild as `userId` sees it, with their permissions. */
-export const viewFor = (state: GuildState, userId: string): GuildResponse => ({
-  ...state.guild,
-  permissions: guildPermissions(state, userId).toString(),
-  roles: [...state.roles.values()],
-  channels: [...state.channels.values()],
-  member_count: state.members.size
-})
-
 /** Members in id order after `after`, at most `limit` of them. */
 export const membersPage = (
   state: GuildState,
@@ -154,7 +147,8 @@ export const membersPage = (
     .slice(0, limit)
 }
 
-export type SettingsPatch = Partial<Omit<GuildSettings, "id" | "owner_id" | "vanity_url_code">>
+/** The settings a guild PATCH may change: the record less its identity, owner and vanity code. */
+export type SettingsPatch = Omit<GuildRecordChange, "owner_id" | "vanity_url_code">
 
 /** Why a patch cannot apply: the field and its validation code. */
 export interface PatchRejection {
@@ -207,7 +201,7 @@ export const checkPatch = (state: GuildState, patch: SettingsPatch, now: number)
   return undefined
 }
 
-export const applyPatch = (state: GuildState, patch: SettingsPatch): GuildState => ({
+export const applyPatch = (state: GuildState, change: GuildRecordChange): GuildState => ({
   ...state,
-  guild: { ...state.guild, ...patch }
+  guild: { ...state.guild, ...change }
 })

@@ -1,27 +1,30 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ChannelResponse } from "../../../src/model/Guilds.ts"
 
-/** The columns of a channel as `load` selects them. */
-export interface ChannelRow {
-  readonly id: string
-  readonly guild_id: string
-  readonly name: string | null
-  readonly topic: string | null
-  readonly type: number
-  readonly position: number
-  readonly parent_id: string | null
-  readonly nsfw: boolean
-  readonly permission_overwrites: ChannelResponse["permission_overwrites"]
-  readonly url: string | null
-  readonly bitrate: number | null
-  readonly user_limit: number | null
-  readonly rate_limit_per_user: number
-  readonly rtc_region: string | null
-}
+const TextOrNull = Schema.NullOr(Schema.String)
+
+/** The columns of a channel as `loadChannels` selects them, each with the schema that decodes it. */
+const ChannelRow = Schema.Struct({
+  id: Schema.String,
+  guild_id: Schema.String,
+  name: TextOrNull,
+  topic: TextOrNull,
+  type: Schema.Int,
+  position: Schema.Int,
+  parent_id: TextOrNull,
+  nsfw: Schema.Boolean,
+  permission_overwrites: Schema.Array(Schema.Struct({ id: Schema.String, type: Schema.Int, allow: Schema.String, deny: Schema.String })),
+  url: TextOrNull,
+  bitrate: Schema.NullOr(Schema.Int),
+  user_limit: Schema.NullOr(Schema.Int),
+  rate_limit_per_user: Schema.Int,
+  rtc_region: TextOrNull
+})
+type ChannelRow = typeof ChannelRow.Type
 
 /** A stored channel as the API shows it: variant fields only where they belong. */
-export const channelFromRow = (row: ChannelRow): ChannelResponse => ({
+const channelFromRow = (row: ChannelRow): ChannelResponse => ({
   id: row.id,
   guild_id: row.guild_id,
   ...(row.name === null ? {} : { name: row.name }),
@@ -30,13 +33,26 @@ export const channelFromRow = (row: ChannelRow): ChannelResponse => ({
   position: row.position,
   parent_id: row.parent_id,
   nsfw: row.nsfw,
-  permission_overwrites: row.permission_overwrites ?? [],
+  permission_overwrites: row.permission_overwrites,
   ...(row.url === null ? {} : { url: row.url }),
   ...(row.bitrate === null ? {} : { bitrate: row.bitrate }),
   ...(row.user_limit === null ? {} : { user_limit: row.user_limit }),
   ...(row.rate_limit_per_user === 0 ? {} : { rate_limit_per_user: row.rate_limit_per_user }),
   ...(row.rtc_region === null ? {} : { rtc_region: row.rtc_region })
 })
+
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ChannelRow))
+
+/** The guild's channels, by id. */
+export const loadChannels = (guildId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql`
+      SELECT id, guild_id, name, topic, type, position, parent_id, nsfw, permission_overwrites, url, bitrate,
+             user_limit, rate_limit_per_user, rtc_region FROM channels WHERE guild_id = ${guildId}`
+    const channels = yield* decodeRows(rows)
+    return new Map(channels.map((row) => [row.id, channelFromRow(row)]))
+  })
 
 /** The columns of a channel to write, from its API shape. */
 export const channelColumns = (guildId: string, c: ChannelResponse) => ({

@@ -1,4 +1,4 @@
-import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildRole } from "../roles/GuildRole.ts"
 import { ALL_PERMISSIONS } from "../../../src/model/Permissions.ts"
 import { guildPermissions, type GuildState } from "../State.ts"
 
@@ -9,7 +9,7 @@ import { guildPermissions, type GuildState } from "../State.ts"
  */
 
 /** Negative when `a` ranks above `b`, positive when below, 0 for the same role: sorts roles highest first. */
-export const compareRoles = (a: GuildRoleResponse, b: GuildRoleResponse): number => {
+export const compareRoles = (a: GuildRole, b: GuildRole): number => {
   if (a.position !== b.position) return b.position - a.position
   const ia = BigInt(a.id)
   const ib = BigInt(b.id)
@@ -19,7 +19,7 @@ export const compareRoles = (a: GuildRoleResponse, b: GuildRoleResponse): number
 export const isEveryone = (state: GuildState, roleId: string): boolean => roleId === state.guild.id
 
 /** The member's highest role; @everyone for a member without roles, undefined for a non-member. */
-export const highestRole = (state: GuildState, userId: string): GuildRoleResponse | undefined => {
+export const highestRole = (state: GuildState, userId: string): GuildRole | undefined => {
   const member = state.members.get(userId)
   if (member === undefined) return undefined
   let highest = state.roles.get(state.guild.id)
@@ -38,7 +38,7 @@ export const highestPosition = (state: GuildState, userId: string): number => hi
  * role or its id): the owner always, others only roles below their highest.
  * An id that names no role of the guild is not manageable.
  */
-export const canManageRole = (state: GuildState, actorId: string, role: GuildRoleResponse | string): boolean => {
+export const canManageRole = (state: GuildState, actorId: string, role: GuildRole | string): boolean => {
   const target = typeof role === "string" ? state.roles.get(role) : role
   if (target === undefined) return false
   if (state.guild.owner_id === actorId) return true

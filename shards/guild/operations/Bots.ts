@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import { type GuildRole, roleView } from "../roles/GuildRole.ts"
 import { BadRequest } from "../../../src/model/Errors.ts"
 import { UserPartialResponse } from "../../../src/model/Users.ts"
 import { requirePermission } from "../Access.ts"
@@ -18,7 +18,7 @@ const BOT_ADD = 28
 const ROLE_CREATE = 30
 
 /** The role a bot gets for the permissions its invitation asked for, named after its application. */
-const botRole = (roleId: string, applicationName: string, permissions: bigint): GuildRoleResponse =>
+const botRole = (roleId: string, applicationName: string, permissions: bigint): GuildRole =>
   newRole(roleId, [...applicationName].slice(0, 100).join(""), permissions)
 
 /**
@@ -80,7 +80,7 @@ export const addBot = write(
         ],
         // In the order they happened: the role, the bot joining, the bot given the role.
         events: [
-          { type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role } },
+          { type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role: roleView(role) } },
           ...joined.events,
           { type: "GUILD_MEMBER_UPDATE", data: { ...withRole, guild_id: context.guildId } }
         ]

@@ -11,7 +11,8 @@ import { removeChannel, saveChannel } from "../channels/ChannelRows.ts"
 import { checkGuildRoom, checkOverwrites, checkParent, checkUrl, normalizeName, toOverwrite } from "../channels/ChannelRules.ts"
 import { type GuildEvent, read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
-import { type GuildState, viewFor } from "../State.ts"
+import type { GuildState } from "../State.ts"
+import { viewFor } from "../Views.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const CHANNEL_CREATE = 10

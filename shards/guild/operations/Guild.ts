@@ -3,24 +3,15 @@ import { SqlClient } from "effect/sql"
 import { GuildResponse } from "../../../src/model/Guilds.ts"
 import { type Forbidden, invalidField, missingPermissions, unknown } from "../../../src/model/Errors.ts"
 import { requireMember, requirePermission } from "../Access.ts"
-import { read, unchanged, write } from "../Definitions.ts"
-import { memberView } from "../Reads.ts"
-import { Permission } from "../../../src/model/Permissions.ts"
-import { type GuildState, viewFor } from "../State.ts"
+import { read, write } from "../Definitions.ts"
+import type { GuildState } from "../State.ts"
 import { permissionsAt } from "../members/Timeouts.ts"
-import { settingsChange } from "./Settings.ts"
+import { recordChange } from "./Settings.ts"
 
 /**
- * Guild-level operations beyond the settings PATCH: ownership, deletion, the
- * feature toggles, the vanity code, and the access check of the audit log.
+ * Guild-level operations beyond its settings (Settings.ts): ownership,
+ * deletion, and the access checks the HTTP side asks for.
  */
-
-/** Audit log action types (part C, AuditLogActionType). */
-const GUILD_UPDATE = 1
-
-/** Features an owner may switch on and off with EnabledToggleRequest. */
-export const ToggledFeature = Schema.Literals(["DETACHED_BANNER", "TEXT_CHANNEL_FLEXIBLE_NAMES"])
-export type ToggledFeature = typeof ToggledFeature.Type
 
 const requireOwner = (state: GuildState, userId: string): Effect.Effect<void, Forbidden> =>
   Effect.flatMap(requireMember(state, userId), () =>
@@ -46,19 +37,7 @@ export const transferOwnership = write(
       if (heir.user.bot === true) {
         return yield* invalidField("new_owner_id", "CANNOT_TRANSFER_OWNERSHIP_TO_BOT", "A bot cannot own a guild")
       }
-      const next: GuildState = { ...state, guild: { ...state.guild, owner_id: newOwnerId } }
-      return {
-        next,
-        reply: memberView(next, context.actorId),
-        persist: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          Effect.asVoid(sql`UPDATE guilds SET owner_id = ${newOwnerId} WHERE id = ${context.guildId}`)),
-        audit: [{
-          actionType: GUILD_UPDATE,
-          targetId: context.guildId,
-          changes: [{ key: "owner_id", old_value: state.guild.owner_id, new_value: newOwnerId }]
-        }],
-        events: [{ type: "GUILD_UPDATE", data: viewFor(next, newOwnerId) }]
-      }
+      return recordChange(state, { owner_id: newOwnerId }, context)
     })
 )
 
@@ -83,60 +62,6 @@ export const deleteGuild = write("DeleteGuild", {}, DeletedGuild, (state, _comma
     }
   }))
 
-/** PATCH /guilds/{id}/detached-banner and /text-channel-flexible-names: MANAGE_GUILD. */
-export const toggleFeature = write(
-  "ToggleGuildFeature",
-  { feature: ToggledFeature, enabled: Schema.Boolean },
-  GuildResponse,
-  (state, { feature, enabled }, context) =>
-    Effect.gen(function*() {
-      yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD, context.now)
-      const has = state.guild.features.includes(feature)
-      if (has === enabled) return unchanged(state, memberView(state, context.actorId))
-      const patch = {
-        features: enabled ? [...state.guild.features, feature] : state.guild.features.filter((f) => f !== feature)
-      }
-      return settingsChange(state, patch, context)
-    })
-)
-
-/** GET /guilds/{id}/vanity-url: the code, for MANAGE_GUILD (its uses are counted in Postgres). */
-export const vanityCode = read("VanityCode", { now: Schema.Number }, Schema.NullOr(Schema.String), (state, { now }, viewerId) =>
-  Effect.as(requirePermission(state, viewerId, Permission.MANAGE_GUILD, now), state.guild.vanity_url_code))
-
-/**
- * PATCH /guilds/{id}/vanity-url: MANAGE_GUILD. Postgres keeps codes unique
- * across guilds (the HTTP side refuses a taken one first); a new code starts at
- * zero uses.
- */
-export const setVanityCode = write(
-  "SetVanityCode",
-  { code: Schema.NullOr(Schema.String) },
-  Schema.NullOr(Schema.String),
-  (state, { code }, context) =>
-    Effect.gen(function*() {
-      yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD, context.now)
-      if (state.guild.vanity_url_code === code) return unchanged(state, code)
-      const next: GuildState = { ...state, guild: { ...state.guild, vanity_url_code: code } }
-      return {
-        next,
-        reply: code,
-        persist: Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          yield* sql`UPDATE guilds SET vanity_url_code = ${code} WHERE id = ${context.guildId}`
-          yield* sql`INSERT INTO guild_vanity_url_uses (guild_id, uses) VALUES (${context.guildId}, 0)
-                     ON CONFLICT (guild_id) DO UPDATE SET uses = 0`
-        }),
-        audit: [{
-          actionType: GUILD_UPDATE,
-          targetId: context.guildId,
-          changes: [{ key: "vanity_url_code", old_value: state.guild.vanity_url_code, new_value: code }]
-        }],
-        events: [{ type: "GUILD_UPDATE", data: viewFor(next, next.guild.owner_id) }]
-      }
-    })
-)
-
 /** The viewer's guild permissions at `now`, when they hold `wanted`; else 403 (MISSING_ACCESS for strangers). */
 export const viewerPermissions = read(
   "ViewerPermissions",
@@ -146,5 +71,5 @@ export const viewerPermissions = read(
     Effect.as(requirePermission(state, viewerId, BigInt(wanted), now), permissionsAt(state, viewerId, now).toString())
 )
 
-export const guildWrites = [transferOwnership, deleteGuild, toggleFeature, setVanityCode] as const
-export const guildReads = [ownerOnly, vanityCode, viewerPermissions] as const
+export const guildWrites = [transferOwnership, deleteGuild] as const
+export const guildReads = [ownerOnly, viewerPermissions] as const

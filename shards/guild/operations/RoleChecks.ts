@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildRole } from "../roles/GuildRole.ts"
 import { missingPermissions, unknown } from "../../../src/model/Errors.ts"
 import { canGrant, canManageRole } from "../members/Hierarchy.ts"
 import type { GuildState } from "../State.ts"
@@ -9,7 +9,7 @@ export const requireGrantable = (state: GuildState, actorId: string, permissions
   canGrant(state, actorId, permissions) ? Effect.void : Effect.fail(missingPermissions())
 
 /** Fails with 403 MISSING_PERMISSIONS unless `actorId` ranks above `role`. */
-export const requireManageable = (state: GuildState, actorId: string, role: GuildRoleResponse) =>
+export const requireManageable = (state: GuildState, actorId: string, role: GuildRole) =>
   canManageRole(state, actorId, role) ? Effect.void : Effect.fail(missingPermissions())
 
 /** The role, or 404 UNKNOWN_ROLE. */

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import { type GuildRole, roleView } from "../roles/GuildRole.ts"
 import { invalidField, missingPermissions } from "../../../src/model/Errors.ts"
 import { GuildRoleHoistPositionsRequest, GuildRolePositionsRequest } from "../../../src/model/Roles.ts"
 import { requirePermission } from "../Access.ts"
@@ -22,7 +22,7 @@ const checkListed = (state: GuildState, ids: ReadonlyArray<string>, everyoneCode
 const moved = (
   state: GuildState,
   guildId: string,
-  changed: ReadonlyArray<GuildRoleResponse>,
+  changed: ReadonlyArray<GuildRole>,
   key: "position" | "hoist_position"
 ): Decision<null> => {
   if (changed.length === 0) return unchanged(state, null)
@@ -32,9 +32,9 @@ const moved = (
     changes: [{ key, old_value: state.roles.get(role.id)?.[key] ?? null, new_value: role[key] ?? null }],
     options: { role_name: role.name }
   }))
-  const events: Array<GuildEvent> = changed.map((role) => ({ type: "GUILD_ROLE_UPDATE", data: { guild_id: guildId, role } }))
+  const events: Array<GuildEvent> = changed.map((role) => ({ type: "GUILD_ROLE_UPDATE", data: { guild_id: guildId, role: roleView(role) } }))
   return {
-    next: { ...state, roles: new Map([...state.roles, ...changed.map((r): [string, GuildRoleResponse] => [r.id, r])]) },
+    next: { ...state, roles: new Map([...state.roles, ...changed.map((r): [string, GuildRole] => [r.id, r])]) },
     reply: null,
     persist: updateRoles(changed),
     audit,
@@ -52,11 +52,11 @@ export const reorder = (
   state: GuildState,
   actorId: string,
   asked: ReadonlyMap<string, number>
-): ReadonlyArray<GuildRoleResponse> => {
+): ReadonlyArray<GuildRole> => {
   const current = [...state.roles.values()].filter((r) => !isEveryone(state, r.id)).sort(compareRoles)
   const index = new Map(current.map((r, i) => [r.id, i]))
   const slots = current.flatMap((r, i) => (canManageRole(state, actorId, r) ? [i] : []))
-  const wanted = (r: GuildRoleResponse) => asked.get(r.id) ?? r.position
+  const wanted = (r: GuildRole) => asked.get(r.id) ?? r.position
   const manageable = current.filter((_, i) => slots.includes(i))
   const sorted = manageable.sort((a, b) => wanted(b) - wanted(a) || (index.get(a.id) ?? 0) - (index.get(b.id) ?? 0))
   const target = current.map((role, i) => {
@@ -98,7 +98,7 @@ export const updateHoistPositions = write(
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
       yield* checkListed(state, request.map((e) => e.id), "CANNOT_SET_HOIST_FOR_EVERYONE_ROLE")
-      const changed: Array<GuildRoleResponse> = []
+      const changed: Array<GuildRole> = []
       for (const { id, hoist_position } of request) {
         const role = state.roles.get(id)
         if (role === undefined) continue

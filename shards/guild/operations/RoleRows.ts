@@ -1,16 +1,16 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildRole } from "../roles/GuildRole.ts"
 
 /** The SQL of role changes, run inside the guild actor's transaction. */
 
-export const insertRole = (guildId: string, role: GuildRoleResponse) =>
+export const insertRole = (guildId: string, role: GuildRole) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`INSERT INTO guild_roles (id, guild_id, name, permissions, position, color, hoist, mentionable, hoist_position, unicode_emoji)
         VALUES (${role.id}, ${guildId}, ${role.name}, ${role.permissions}, ${role.position}, ${role.color}, ${role.hoist},
                 ${role.mentionable}, ${role.hoist_position ?? null}, ${role.unicode_emoji ?? null})`).pipe(Effect.asVoid)
 
-export const updateRoles = (roles: ReadonlyArray<GuildRoleResponse>) =>
+export const updateRoles = (roles: ReadonlyArray<GuildRole>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.forEach(roles, (role) =>
       sql`UPDATE guild_roles SET name = ${role.name}, permissions = ${role.permissions}, position = ${role.position},

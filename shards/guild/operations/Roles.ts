@@ -7,6 +7,7 @@ import { compareRoles, isEveryone } from "../members/Hierarchy.ts"
 import { read, write } from "../Definitions.ts"
 import { ALL_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
+import { type GuildRole, roleView } from "../roles/GuildRole.ts"
 import { findRole, requireGrantable, requireManageable } from "./RoleChecks.ts"
 import { memberRoleReads, memberRoleWrites } from "./MemberRoles.ts"
 import { roleOrderWrites } from "./RoleOrder.ts"
@@ -21,7 +22,7 @@ const ROLE_DELETE = 32
 export const MAX_GUILD_ROLES = 250
 
 /** The fields of a role an audit entry records. */
-const auditFields = (role: GuildRoleResponse) => ({
+const auditFields = (role: GuildRole) => ({
   name: role.name,
   permissions: role.permissions,
   color: role.color,
@@ -29,17 +30,17 @@ const auditFields = (role: GuildRoleResponse) => ({
   mentionable: role.mentionable
 })
 
-const withRole = (state: GuildState, role: GuildRoleResponse): GuildState => ({
+const withRole = (state: GuildState, role: GuildRole): GuildState => ({
   ...state,
   roles: new Map([...state.roles, [role.id, role]])
 })
 
 /** GET /guilds/{id}/roles: every role, highest first, for a member. */
 export const listRoles = read("ListRoles", {}, Schema.Array(GuildRoleResponse), (state, _query, viewerId) =>
-  Effect.as(requireMember(state, viewerId), [...state.roles.values()].sort(compareRoles)))
+  Effect.as(requireMember(state, viewerId), [...state.roles.values()].sort(compareRoles).map(roleView)))
 
 /** A role as it is made: at the bottom of the list (position 1), neither hoisted nor mentionable. */
-export const newRole = (id: string, name: string, permissions: bigint, color = 0): GuildRoleResponse => ({
+export const newRole = (id: string, name: string, permissions: bigint, color = 0): GuildRole => ({
   id,
   name,
   color,
@@ -70,14 +71,14 @@ export const createRole = write(
       const role = newRole(roleId, request.name, permissions, request.color ?? 0)
       return {
         next: withRole(state, role),
-        reply: role,
+        reply: roleView(role),
         persist: insertRole(context.guildId, role),
         audit: [{
           actionType: ROLE_CREATE,
           targetId: role.id,
           changes: Object.entries(auditFields(role)).map(([key, value]) => ({ key, new_value: value }))
         }],
-        events: [{ type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role } }]
+        events: [{ type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role: roleView(role) } }]
       }
     })
 )
@@ -101,17 +102,17 @@ export const updateRole = write(
         ...(permissions === undefined ? {} : { permissions: permissions.toString() })
       }
       const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
-      const updated: GuildRoleResponse = { ...role, ...defined }
+      const updated: GuildRole = { ...role, ...defined }
       const changes = changesOf(role, defined)
       if (changes.length === 0) {
-        return { next: state, reply: role, persist: Effect.void, audit: [], events: [] }
+        return { next: state, reply: roleView(role), persist: Effect.void, audit: [], events: [] }
       }
       return {
         next: withRole(state, updated),
-        reply: updated,
+        reply: roleView(updated),
         persist: updateRoles([updated]),
         audit: [{ actionType: ROLE_UPDATE, targetId: role.id, changes, options: { role_name: updated.name } }],
-        events: [{ type: "GUILD_ROLE_UPDATE", data: { guild_id: context.guildId, role: updated } }]
+        events: [{ type: "GUILD_ROLE_UPDATE", data: { guild_id: context.guildId, role: roleView(updated) } }]
       }
     })
 )

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Guild from "../../../shards/guild/operations/Guild.ts"
+import * as Settings from "../../../shards/guild/operations/Settings.ts"
 import { Permission } from "../../model/Permissions.ts"
 import { Sudo } from "../../auth/Sudo.ts"
 import { Api } from "../../http/Api.ts"
@@ -21,11 +22,11 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
     /** Refused before any password is checked: only the owner gets as far as the proof. */
     const requireOwner = (guildId: string, userId: string) => actors.read(guildId, Guild.ownerOnly, {}, userId)
 
-    const toggle = (guildId: string, feature: Guild.ToggledFeature, enabled: boolean) =>
+    const toggle = (guildId: string, feature: Settings.ToggledFeature, enabled: boolean) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
         const reason = yield* auditReason
-        return yield* actors.write(guildId, Guild.toggleFeature, { feature, enabled }, { actorId: me.id, reason })
+        return yield* actors.write(guildId, Settings.toggleFeature, { feature, enabled }, { actorId: me.id, reason })
       })
 
     return handlers
@@ -59,7 +60,7 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
       .handle("vanityUrl", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const code = yield* actors.read(params.guild_id, Guild.vanityCode, { now: Date.now() }, me.id)
+          const code = yield* actors.read(params.guild_id, Settings.vanityCode, { now: Date.now() }, me.id)
           return { code, uses: code === null ? 0 : yield* vanity.uses(params.guild_id) }
         }))
       .handle("updateVanityUrl", ({ params, payload }) =>
@@ -76,7 +77,7 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
             }
           }
           const reason = yield* auditReason
-          const saved = yield* actors.write(params.guild_id, Guild.setVanityCode, { code }, { actorId: me.id, reason })
+          const saved = yield* actors.write(params.guild_id, Settings.setVanityCode, { code }, { actorId: me.id, reason })
           return { code: saved }
         }))
   })))

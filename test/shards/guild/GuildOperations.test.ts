@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { WriteContext } from "../../../shards/guild/Definitions.ts"
 import * as Guild from "../../../shards/guild/operations/Guild.ts"
+import * as Settings from "../../../shards/guild/operations/Settings.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { BadRequest } from "../../../src/model/Errors.ts"
@@ -88,32 +89,32 @@ describe("guild-level operations", () => {
 
   it.effect("feature toggles add and remove once, and need MANAGE_GUILD", () =>
     Effect.gen(function*() {
-      const on = Guild.toggleFeature.command.make({ feature: "DETACHED_BANNER", enabled: true })
-      const enabled = yield* Guild.toggleFeature.decide(base, on, context("1"))
+      const on = Settings.toggleFeature.command.make({ feature: "DETACHED_BANNER", enabled: true })
+      const enabled = yield* Settings.toggleFeature.decide(base, on, context("1"))
       assert.deepStrictEqual(enabled.next.guild.features, ["DETACHED_BANNER"])
       assert.deepStrictEqual(enabled.audit[0]?.changes, [{ key: "features", old_value: [], new_value: ["DETACHED_BANNER"] }])
-      const again = yield* Guild.toggleFeature.decide(enabled.next, on, context("1"))
+      const again = yield* Settings.toggleFeature.decide(enabled.next, on, context("1"))
       assert.strictEqual(again.next, enabled.next)
       assert.deepStrictEqual(again.audit, [])
-      const off = Guild.toggleFeature.command.make({ feature: "DETACHED_BANNER", enabled: false })
-      const disabled = yield* Guild.toggleFeature.decide(enabled.next, off, context("1"))
+      const off = Settings.toggleFeature.command.make({ feature: "DETACHED_BANNER", enabled: false })
+      const disabled = yield* Settings.toggleFeature.decide(enabled.next, off, context("1"))
       assert.deepStrictEqual(disabled.next.guild.features, [])
       const member = withMember(base, "2")
-      const refused = yield* Effect.flip(Guild.toggleFeature.decide(member, on, context("2")))
+      const refused = yield* Effect.flip(Settings.toggleFeature.decide(member, on, context("2")))
       assert.strictEqual(refused.code, "MISSING_PERMISSIONS")
     }))
 
   it.effect("vanity code: set and audited, unchanged when the same; read for MANAGE_GUILD", () =>
     Effect.gen(function*() {
-      const set = yield* Guild.setVanityCode.decide(base, Guild.setVanityCode.command.make({ code: "hall" }), context("1"))
+      const set = yield* Settings.setVanityCode.decide(base, Settings.setVanityCode.command.make({ code: "hall" }), context("1"))
       assert.strictEqual(set.next.guild.vanity_url_code, "hall")
       assert.deepStrictEqual(set.audit[0]?.changes, [{ key: "vanity_url_code", old_value: null, new_value: "hall" }])
-      const same = yield* Guild.setVanityCode.decide(set.next, Guild.setVanityCode.command.make({ code: "hall" }), context("1"))
+      const same = yield* Settings.setVanityCode.decide(set.next, Settings.setVanityCode.command.make({ code: "hall" }), context("1"))
       assert.deepStrictEqual(same.audit, [])
       const now = context("1").now
-      assert.strictEqual(yield* Guild.vanityCode.run(set.next, Guild.vanityCode.query.make({ now }), "1"), "hall")
+      assert.strictEqual(yield* Settings.vanityCode.run(set.next, Settings.vanityCode.query.make({ now }), "1"), "hall")
       const member = withMember(set.next, "2")
-      const refused = yield* Effect.flip(Guild.vanityCode.run(member, Guild.vanityCode.query.make({ now }), "2"))
+      const refused = yield* Effect.flip(Settings.vanityCode.run(member, Settings.vanityCode.query.make({ now }), "2"))
       assert.strictEqual(refused.code, "MISSING_PERMISSIONS")
     }))
 

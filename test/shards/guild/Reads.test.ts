@@ -3,7 +3,9 @@ import { Effect, Schema } from "effect"
 import * as Members from "../../../shards/guild/operations/Members.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import * as Reads from "../../../shards/guild/Reads.ts"
-import { createGuild, type GuildState, viewFor } from "../../../shards/guild/State.ts"
+import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
+import * as Views from "../../../shards/guild/Views.ts"
+import { viewFor } from "../../../shards/guild/Views.ts"
 import { GuildResponse } from "../../../src/model/Guilds.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
@@ -59,6 +61,6 @@ describe("guild reads", () => {
       const channelsOf = (json: string) => (JSON.parse(json) as { channels: Array<{ id: string }> }).channels.map((c) => c.id)
       assert.deepStrictEqual(channelsOf(yield* Reads.view("1")(state)), ["101", "102"])
       assert.deepStrictEqual(channelsOf(yield* Reads.view("2")(state)), ["101"])
-      assert.deepStrictEqual(Reads.memberView(state, "2").channels?.map((c) => c.id), ["101"])
+      assert.deepStrictEqual(Views.memberView(state, "2").channels?.map((c) => c.id), ["101"])
     }))
 })

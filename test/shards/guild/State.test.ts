@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
-import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, membersPage, viewFor } from "../../../shards/guild/State.ts"
+import { applyPatch, checkPatch, createGuild, guildPermissions, type GuildState, membersPage } from "../../../shards/guild/State.ts"
+import { viewFor } from "../../../shards/guild/Views.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
