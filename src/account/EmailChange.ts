@@ -206,146 +206,136 @@ export class EmailChange extends Context.Service<EmailChange, {
         row.new_email === null ? Effect.fail(noNewEmail()) : Effect.asVoid(sendNewCode(ticket, hash, row, userId, row.new_email))
 
       return EmailChange.of({
-        start: (userId) =>
-          Effect.gen(function*() {
-            const user = yield* account(userId)
-            if (user.email === null) return yield* mustHaveEmail()
-            if (user.email_verified) {
-              const code = newCode()
-              const now = Date.now()
-              const ticket = yield* newTicket(userId, {
-                bounced: false,
-                requireOriginal: true,
-                originalEmail: user.email,
-                originalCode: code,
-                originalProof: null
-              })
-              yield* tickets.deliver(emailChangeOriginalMail(user.email, code, CODE_TTL_MS))
-              return {
-                ticket,
-                require_original: true,
-                original_email: user.email,
-                original_proof: null,
-                original_code_expires_at: inFuture(CODE_TTL_MS, now).toISOString(),
-                resend_available_at: inFuture(RESEND_COOLDOWN_MS, now).toISOString()
-              }
-            }
-            // An unverified address proves nothing: the new one alone is checked.
-            const proof = newToken()
-            const ticket = yield* newTicket(userId, {
-              bounced: false,
-              requireOriginal: false,
-              originalEmail: user.email,
-              originalCode: null,
-              originalProof: proof
-            })
-            return {
-              ticket,
-              require_original: false,
-              original_email: user.email,
-              original_proof: proof,
-              original_code_expires_at: null,
-              resend_available_at: null
-            }
-          }),
-
-        resendOriginal: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            if (!row.require_original || row.original_proof_hash !== null) {
-              return yield* invalidField("ticket", "ORIGINAL_EMAIL_ALREADY_VERIFIED", "The current email address is already verified")
-            }
-            if (row.original_email === null) {
-              return yield* invalidField("ticket", "NO_ORIGINAL_EMAIL_ON_RECORD", "There is no current email address")
-            }
-            const wait = cooldownLeft(row.original_sent_at)
-            if (wait > 0) return yield* tooSoon(wait)
+        start: Effect.fn("EmailChange.start")(function*(userId) {
+          const user = yield* account(userId)
+          if (user.email === null) return yield* mustHaveEmail()
+          if (user.email_verified) {
             const code = newCode()
             const now = Date.now()
-            yield* sql`UPDATE email_change_tickets
-                       SET original_code_hash = ${codeHash(code)}, original_code_expires_at = ${inFuture(CODE_TTL_MS, now)},
-                           original_sent_at = ${new Date(now)}
-                       WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-            yield* tickets.deliver(emailChangeOriginalMail(row.original_email, code, CODE_TTL_MS))
-          }),
-
-        verifyOriginal: (userId, ticket, code) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            if (!row.require_original) {
-              return yield* invalidField("ticket", "ORIGINAL_VERIFICATION_NOT_REQUIRED", "The current email address needs no code")
-            }
-            yield* tickets.checkTypedCode(hash, { hash: row.original_code_hash, expiresAt: row.original_code_expires_at }, code)
-            // A code is used once; a new proof replaces any earlier one.
-            const proof = newToken()
-            yield* sql`UPDATE email_change_tickets
-                       SET original_proof_hash = ${tokenHash(proof)}, original_code_hash = NULL
-                       WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-            return { original_proof: proof }
-          }),
-
-        requestNew: (userId, ticket, newEmail, originalProof) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            if (row.original_proof_hash === null) return yield* originalFirst()
-            if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
-            return yield* sendNewCode(ticket, hash, row, userId, newEmail)
-          }),
-
-        resendNew: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            yield* resendNewOf(userId, ticket, hash, row)
-          }),
-
-        verifyNew: (userId, ticket, code, originalProof) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            if (row.original_proof_hash === null) return yield* originalFirst()
-            if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
-            const newEmail = yield* finish(userId, hash, row, code)
-            // Only a proven old address may undo the change: an unverified one could be anyone's.
-            if (row.require_original && row.original_email !== null) {
-              yield* sendRevert(userId, row.original_email)
-            }
-            const emailToken = yield* tokens.issue("email_change_proof", userId, EMAIL_TOKEN_TTL, { email: newEmail })
-            return { email_token: emailToken }
-          }),
-
-        bouncedRequestNew: (userId, newEmail) =>
-          Effect.gen(function*() {
-            const { email } = yield* bouncedAccount(userId)
             const ticket = yield* newTicket(userId, {
-              bounced: true,
-              requireOriginal: false,
-              originalEmail: email,
-              originalCode: null,
+              bounced: false,
+              requireOriginal: true,
+              originalEmail: user.email,
+              originalCode: code,
               originalProof: null
             })
-            const { hash, row } = yield* Effect.orDie(tickets.open(userId, ticket))
-            return yield* sendNewCode(ticket, hash, row, userId, newEmail)
-          }),
+            yield* tickets.deliver(emailChangeOriginalMail(user.email, code, CODE_TTL_MS))
+            return {
+              ticket,
+              require_original: true,
+              original_email: user.email,
+              original_proof: null,
+              original_code_expires_at: inFuture(CODE_TTL_MS, now).toISOString(),
+              resend_available_at: inFuture(RESEND_COOLDOWN_MS, now).toISOString()
+            }
+          }
+          // An unverified address proves nothing: the new one alone is checked.
+          const proof = newToken()
+          const ticket = yield* newTicket(userId, {
+            bounced: false,
+            requireOriginal: false,
+            originalEmail: user.email,
+            originalCode: null,
+            originalProof: proof
+          })
+          return {
+            ticket,
+            require_original: false,
+            original_email: user.email,
+            original_proof: proof,
+            original_code_expires_at: null,
+            resend_available_at: null
+          }
+        }),
 
-        bouncedResendNew: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* openBounced(userId, ticket)
-            yield* resendNewOf(userId, ticket, hash, row)
-          }),
+        resendOriginal: Effect.fn("EmailChange.resendOriginal")(function*(userId, ticket) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (!row.require_original || row.original_proof_hash !== null) {
+            return yield* invalidField("ticket", "ORIGINAL_EMAIL_ALREADY_VERIFIED", "The current email address is already verified")
+          }
+          if (row.original_email === null) {
+            return yield* invalidField("ticket", "NO_ORIGINAL_EMAIL_ON_RECORD", "There is no current email address")
+          }
+          const wait = cooldownLeft(row.original_sent_at)
+          if (wait > 0) return yield* tooSoon(wait)
+          const code = newCode()
+          const now = Date.now()
+          yield* sql`UPDATE email_change_tickets
+                     SET original_code_hash = ${codeHash(code)}, original_code_expires_at = ${inFuture(CODE_TTL_MS, now)},
+                         original_sent_at = ${new Date(now)}
+                     WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
+          yield* tickets.deliver(emailChangeOriginalMail(row.original_email, code, CODE_TTL_MS))
+        }),
+
+        verifyOriginal: Effect.fn("EmailChange.verifyOriginal")(function*(userId, ticket, code) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (!row.require_original) {
+            return yield* invalidField("ticket", "ORIGINAL_VERIFICATION_NOT_REQUIRED", "The current email address needs no code")
+          }
+          yield* tickets.checkTypedCode(hash, { hash: row.original_code_hash, expiresAt: row.original_code_expires_at }, code)
+          // A code is used once; a new proof replaces any earlier one.
+          const proof = newToken()
+          yield* sql`UPDATE email_change_tickets
+                     SET original_proof_hash = ${tokenHash(proof)}, original_code_hash = NULL
+                     WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
+          return { original_proof: proof }
+        }),
+
+        requestNew: Effect.fn("EmailChange.requestNew")(function*(userId, ticket, newEmail, originalProof) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (row.original_proof_hash === null) return yield* originalFirst()
+          if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
+          return yield* sendNewCode(ticket, hash, row, userId, newEmail)
+        }),
+
+        resendNew: Effect.fn("EmailChange.resendNew")(function*(userId, ticket) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          yield* resendNewOf(userId, ticket, hash, row)
+        }),
+
+        verifyNew: Effect.fn("EmailChange.verifyNew")(function*(userId, ticket, code, originalProof) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (row.original_proof_hash === null) return yield* originalFirst()
+          if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
+          const newEmail = yield* finish(userId, hash, row, code)
+          // Only a proven old address may undo the change: an unverified one could be anyone's.
+          if (row.require_original && row.original_email !== null) {
+            yield* sendRevert(userId, row.original_email)
+          }
+          const emailToken = yield* tokens.issue("email_change_proof", userId, EMAIL_TOKEN_TTL, { email: newEmail })
+          return { email_token: emailToken }
+        }),
+
+        bouncedRequestNew: Effect.fn("EmailChange.bouncedRequestNew")(function*(userId, newEmail) {
+          const { email } = yield* bouncedAccount(userId)
+          const ticket = yield* newTicket(userId, {
+            bounced: true,
+            requireOriginal: false,
+            originalEmail: email,
+            originalCode: null,
+            originalProof: null
+          })
+          const { hash, row } = yield* Effect.orDie(tickets.open(userId, ticket))
+          return yield* sendNewCode(ticket, hash, row, userId, newEmail)
+        }),
+
+        bouncedResendNew: Effect.fn("EmailChange.bouncedResendNew")(function*(userId, ticket) {
+          const { hash, row } = yield* openBounced(userId, ticket)
+          yield* resendNewOf(userId, ticket, hash, row)
+        }),
 
         // No revert mail: the old address is the one that bounces.
-        bouncedVerifyNew: (userId, ticket, code) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* openBounced(userId, ticket)
-            yield* finish(userId, hash, row, code)
-          }),
+        bouncedVerifyNew: Effect.fn("EmailChange.bouncedVerifyNew")(function*(userId, ticket, code) {
+          const { hash, row } = yield* openBounced(userId, ticket)
+          yield* finish(userId, hash, row, code)
+        }),
 
-        redeemEmailToken: (userId, token) =>
-          Effect.gen(function*() {
-            const found = yield* tokens.peek("email_change_proof", token)
-            if (found?.userId !== userId) return undefined
-            const redeemed = yield* tokens.redeem("email_change_proof", token)
-            return typeof redeemed?.data.email === "string" ? redeemed.data.email : undefined
-          })
+        redeemEmailToken: Effect.fn("EmailChange.redeemEmailToken")(function*(userId, token) {
+          const found = yield* tokens.peek("email_change_proof", token)
+          if (found?.userId !== userId) return undefined
+          const redeemed = yield* tokens.redeem("email_change_proof", token)
+          return typeof redeemed?.data.email === "string" ? redeemed.data.email : undefined
+        })
       })
     })
   )

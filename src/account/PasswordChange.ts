@@ -79,62 +79,58 @@ export class PasswordChange extends Context.Service<PasswordChange, {
         })
 
       return PasswordChange.of({
-        start: (userId) =>
-          Effect.gen(function*() {
-            const email = yield* emailOf(userId)
-            const ticket = yield* tickets.create(userId, (hash, expiresAt) =>
-              sql`INSERT INTO password_change_tickets (ticket_hash, user_id, expires_at) VALUES (${hash}, ${userId}, ${expiresAt})`)
-            const sent = yield* mailCode(tokenHash(ticket), email)
-            return {
-              ticket,
-              code_expires_at: sent.codeExpiresAt.toISOString(),
-              resend_available_at: sent.resendAt.toISOString()
-            }
-          }),
+        start: Effect.fn("PasswordChange.start")(function*(userId) {
+          const email = yield* emailOf(userId)
+          const ticket = yield* tickets.create(userId, (hash, expiresAt) =>
+            sql`INSERT INTO password_change_tickets (ticket_hash, user_id, expires_at) VALUES (${hash}, ${userId}, ${expiresAt})`)
+          const sent = yield* mailCode(tokenHash(ticket), email)
+          return {
+            ticket,
+            code_expires_at: sent.codeExpiresAt.toISOString(),
+            resend_available_at: sent.resendAt.toISOString()
+          }
+        }),
 
-        resend: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            if (row.proof_hash !== null) {
-              return yield* invalidField("ticket", "TICKET_ALREADY_COMPLETED", "The code of this ticket was already entered")
-            }
-            const wait = cooldownLeft(row.sent_at)
-            if (wait > 0) return yield* tooSoon(wait)
-            yield* mailCode(hash, yield* Effect.orDie(emailOf(userId)))
-          }),
+        resend: Effect.fn("PasswordChange.resend")(function*(userId, ticket) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (row.proof_hash !== null) {
+            return yield* invalidField("ticket", "TICKET_ALREADY_COMPLETED", "The code of this ticket was already entered")
+          }
+          const wait = cooldownLeft(row.sent_at)
+          if (wait > 0) return yield* tooSoon(wait)
+          yield* mailCode(hash, yield* Effect.orDie(emailOf(userId)))
+        }),
 
-        verify: (userId, ticket, code) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            yield* tickets.checkTypedCode(hash, { hash: row.code_hash, expiresAt: row.code_expires_at }, code)
-            const proof = newToken()
-            yield* sql`UPDATE password_change_tickets SET proof_hash = ${tokenHash(proof)}, code_hash = NULL
-                       WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-            return { verification_proof: proof }
-          }),
+        verify: Effect.fn("PasswordChange.verify")(function*(userId, ticket, code) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          yield* tickets.checkTypedCode(hash, { hash: row.code_hash, expiresAt: row.code_expires_at }, code)
+          const proof = newToken()
+          yield* sql`UPDATE password_change_tickets SET proof_hash = ${tokenHash(proof)}, code_hash = NULL
+                     WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
+          return { verification_proof: proof }
+        }),
 
-        complete: (userId, ticket, proof, newPassword) =>
-          Effect.gen(function*() {
-            const problems = passwordProblems(newPassword, "new_password")
-            if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
-            const { hash, row } = yield* tickets.open(userId, ticket)
-            if (!proofMatches(row.proof_hash, proof)) return yield* badProof()
-            const passwordHash = yield* passwords.hash(newPassword)
-            yield* tickets.complete(
-              hash,
-              sql`UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now() WHERE id = ${userId}`.pipe(
-                Effect.asVoid,
-                Effect.orDie
-              )
+        complete: Effect.fn("PasswordChange.complete")(function*(userId, ticket, proof, newPassword) {
+          const problems = passwordProblems(newPassword, "new_password")
+          if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (!proofMatches(row.proof_hash, proof)) return yield* badProof()
+          const passwordHash = yield* passwords.hash(newPassword)
+          yield* tickets.complete(
+            hash,
+            sql`UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now() WHERE id = ${userId}`.pipe(
+              Effect.asVoid,
+              Effect.orDie
             )
-            // Every session ends (other processes drop theirs from cache within Sessions.cacheMillis);
-            // this device carries on with a new one.
-            yield* sessions.revokeAllOf(userId)
-            const token = yield* sessions.create(userId, yield* requestClient)
-            const email = yield* Effect.option(emailOf(userId))
-            if (email._tag === "Some") yield* tickets.deliver(passwordChangedMail(email.value))
-            return { token, auth_session_id_hash: tokenHash(token).toString("base64url") }
-          })
+          )
+          // Every session ends (other processes drop theirs from cache within Sessions.cacheMillis);
+          // this device carries on with a new one.
+          yield* sessions.revokeAllOf(userId)
+          const token = yield* sessions.create(userId, yield* requestClient)
+          const email = yield* Effect.option(emailOf(userId))
+          if (email._tag === "Some") yield* tickets.deliver(passwordChangedMail(email.value))
+          return { token, auth_session_id_hash: tokenHash(token).toString("base64url") }
+        })
       })
     })
   )
