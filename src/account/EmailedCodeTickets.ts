@@ -121,5 +121,5 @@ export const makeEmailedCodeTickets = <Row extends TicketState>(table: TicketTab
     const deliver = (mail: Mail) =>
       mailer.send(mail).pipe(Effect.catch((error) => Effect.logWarning(`email "${mail.subject}" not delivered`, error.message)))
 
-    return { create, open, checkTypedCode, complete, deliver } as const
+    return { create, open, checkTypedCode, complete, deliver }
   })
