@@ -5,26 +5,20 @@ import { AppConfig } from "../platform/Config.ts"
 import { EmailRevert } from "../auth/EmailTokens.ts"
 import { OneTimeTokens } from "../auth/OneTimeTokens.ts"
 import { type BadRequest, Forbidden, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../model/Errors.ts"
-import { type Mail, Mailer } from "../mail/Mailer.ts"
+import { Mailer } from "../mail/Mailer.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import {
-  checkCode,
   CODE_TTL_MS,
-  codeError,
   codeHash,
   cooldownLeft,
   inFuture,
   invalidTicket,
-  MAX_FAILED_ATTEMPTS,
-  MAX_TICKETS_PER_HOUR,
   newCode,
   proofMatches,
   RESEND_COOLDOWN_MS,
-  TICKET_TTL_MS,
-  ticketCompleted,
-  tooManyTickets,
   tooSoon
 } from "./Codes.ts"
+import { makeEmailedCodeTickets } from "./EmailedCodeTickets.ts"
 import { emailChangeNewMail, emailChangeOriginalMail } from "./Mails.ts"
 
 /** How long the `email_token` of a completed change can be shown back (PATCH /users/@me). */
@@ -111,6 +105,7 @@ export class EmailChange extends Context.Service<EmailChange, {
       const mailer = yield* Mailer
       const tokens = yield* OneTimeTokens
       const config = yield* AppConfig
+      const tickets = yield* makeEmailedCodeTickets<TicketRow>("email_change_tickets")
       /** The login slice's email-revert link, mailed to the address a change replaced. */
       const sendRevert = (userId: string, oldEmail: string) =>
         EmailRevert.issue(userId, oldEmail).pipe(
@@ -119,10 +114,6 @@ export class EmailChange extends Context.Service<EmailChange, {
           Effect.provideService(AppConfig, config)
         )
 
-      // Mail goes out best effort: a lost mail is logged, and the user can ask again.
-      const deliver = (mail: Mail) =>
-        mailer.send(mail).pipe(Effect.catch((error) => Effect.logWarning(`email "${mail.subject}" not delivered`, error.message)))
-
       const account = (userId: string) =>
         sql<{ email: string | null; email_verified: boolean; email_bounced: boolean }>`
           SELECT email, email_verified, email_bounced FROM users WHERE id = ${userId}`.pipe(
@@ -130,54 +121,27 @@ export class EmailChange extends Context.Service<EmailChange, {
           Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(unauthorized()) : Effect.succeed(rows[0]))
         )
 
-      /** The user's live ticket, or the reason it cannot be used. */
-      const open = (userId: string, ticket: string) =>
-        Effect.gen(function*() {
-          const hash = tokenHash(ticket)
-          const rows = yield* sql<TicketRow>`SELECT * FROM email_change_tickets WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-          const row = rows[0]
-          if (row === undefined || String(row.user_id) !== userId) return yield* invalidTicket()
-          if (row.completed_at !== null) return yield* ticketCompleted()
-          if (new Date(row.expires_at).getTime() <= Date.now() || row.failed_attempts >= MAX_FAILED_ATTEMPTS) {
-            return yield* invalidTicket()
-          }
-          return { hash, row }
-        })
-
-      const countFailure = (hash: Buffer) =>
-        sql`UPDATE email_change_tickets SET failed_attempts = failed_attempts + 1 WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-
-      /** Opens a new ticket, replacing the user's earlier ones; at most MAX_TICKETS_PER_HOUR an hour. */
+      /** Opens a new ticket, replacing the user's earlier ones. */
       const newTicket = (userId: string, fields: {
         readonly bounced: boolean
         readonly requireOriginal: boolean
         readonly originalEmail: string | null
         readonly originalCode: string | null
         readonly originalProof: string | null
-      }) =>
-        Effect.gen(function*() {
-          const hourAgo = new Date(Date.now() - 3_600_000)
-          const recent = yield* sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM email_change_tickets WHERE user_id = ${userId} AND created_at > ${hourAgo}`.pipe(Effect.orDie)
-          if ((recent[0]?.n ?? 0) >= MAX_TICKETS_PER_HOUR) return yield* tooManyTickets()
-          const now = Date.now()
-          const ticket = newToken()
-          yield* sql.withTransaction(Effect.gen(function*() {
-            yield* sql`UPDATE email_change_tickets SET expires_at = now()
-                       WHERE user_id = ${userId} AND completed_at IS NULL AND expires_at > now()`
-            yield* sql`INSERT INTO email_change_tickets (
-                         ticket_hash, user_id, bounced, require_original, original_email,
-                         original_code_hash, original_code_expires_at, original_sent_at, original_proof_hash, expires_at)
-                       VALUES (
-                         ${tokenHash(ticket)}, ${userId}, ${fields.bounced}, ${fields.requireOriginal}, ${fields.originalEmail},
-                         ${fields.originalCode === null ? null : codeHash(fields.originalCode)},
-                         ${fields.originalCode === null ? null : inFuture(CODE_TTL_MS, now)},
-                         ${fields.originalCode === null ? null : new Date(now)},
-                         ${fields.originalProof === null ? null : tokenHash(fields.originalProof)},
-                         ${inFuture(TICKET_TTL_MS, now)})`
-          })).pipe(Effect.orDie)
-          return ticket
-        })
+      }) => {
+        const now = Date.now()
+        return tickets.create(userId, (ticketHash, expiresAt) =>
+          sql`INSERT INTO email_change_tickets (
+                ticket_hash, user_id, bounced, require_original, original_email,
+                original_code_hash, original_code_expires_at, original_sent_at, original_proof_hash, expires_at)
+              VALUES (
+                ${ticketHash}, ${userId}, ${fields.bounced}, ${fields.requireOriginal}, ${fields.originalEmail},
+                ${fields.originalCode === null ? null : codeHash(fields.originalCode)},
+                ${fields.originalCode === null ? null : inFuture(CODE_TTL_MS, now)},
+                ${fields.originalCode === null ? null : new Date(now)},
+                ${fields.originalProof === null ? null : tokenHash(fields.originalProof)},
+                ${expiresAt})`)
+      }
 
       /** Mails a code to the new address of the ticket (a first request, a changed address or a resend). */
       const sendNewCode = (ticket: string, hash: Buffer, row: TicketRow, userId: string, newEmail: string) =>
@@ -196,7 +160,7 @@ export class EmailChange extends Context.Service<EmailChange, {
                      SET new_email = ${newEmail}, new_code_hash = ${codeHash(code)}, new_code_expires_at = ${expiresAt},
                          new_sent_at = ${new Date(now)}
                      WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-          yield* deliver(emailChangeNewMail(newEmail, code, CODE_TTL_MS))
+          yield* tickets.deliver(emailChangeNewMail(newEmail, code, CODE_TTL_MS))
           return {
             ticket,
             new_email: newEmail,
@@ -210,23 +174,15 @@ export class EmailChange extends Context.Service<EmailChange, {
         Effect.gen(function*() {
           const newEmail = row.new_email
           if (newEmail === null) return yield* noNewEmail()
-          const check = checkCode({ hash: row.new_code_hash, expiresAt: row.new_code_expires_at }, code)
-          if (check !== "ok") {
-            if (check === "wrong") yield* countFailure(hash)
-            return yield* codeError(check)
-          }
-          const changed = yield* sql.withTransaction(Effect.gen(function*() {
-            const claimed = yield* sql`UPDATE email_change_tickets SET completed_at = now()
-                                       WHERE ticket_hash = ${hash} AND completed_at IS NULL RETURNING 1`
-            if (claimed.length === 0) return "completed" as const
-            yield* sql`UPDATE users SET email = ${newEmail}, email_verified = true, email_bounced = false WHERE id = ${userId}`
-            return "changed" as const
-          })).pipe(
-            Effect.catchIf(isUniqueViolation, () => Effect.succeed("taken" as const)),
-            Effect.orDie
+          yield* tickets.checkTypedCode(hash, { hash: row.new_code_hash, expiresAt: row.new_code_expires_at }, code)
+          yield* tickets.complete(
+            hash,
+            sql`UPDATE users SET email = ${newEmail}, email_verified = true, email_bounced = false WHERE id = ${userId}`.pipe(
+              Effect.asVoid,
+              Effect.catchIf(isUniqueViolation, () => Effect.fail(emailInUse())),
+              Effect.orDie
+            )
           )
-          if (changed === "completed") return yield* ticketCompleted()
-          if (changed === "taken") return yield* emailInUse()
           return newEmail
         })
 
@@ -241,7 +197,7 @@ export class EmailChange extends Context.Service<EmailChange, {
       const openBounced = (userId: string, ticket: string) =>
         Effect.gen(function*() {
           yield* bouncedAccount(userId)
-          const opened = yield* open(userId, ticket)
+          const opened = yield* tickets.open(userId, ticket)
           if (!opened.row.bounced) return yield* invalidTicket()
           return opened
         })
@@ -250,150 +206,136 @@ export class EmailChange extends Context.Service<EmailChange, {
         row.new_email === null ? Effect.fail(noNewEmail()) : Effect.asVoid(sendNewCode(ticket, hash, row, userId, row.new_email))
 
       return EmailChange.of({
-        start: (userId) =>
-          Effect.gen(function*() {
-            const user = yield* account(userId)
-            if (user.email === null) return yield* mustHaveEmail()
-            if (user.email_verified) {
-              const code = newCode()
-              const now = Date.now()
-              const ticket = yield* newTicket(userId, {
-                bounced: false,
-                requireOriginal: true,
-                originalEmail: user.email,
-                originalCode: code,
-                originalProof: null
-              })
-              yield* deliver(emailChangeOriginalMail(user.email, code, CODE_TTL_MS))
-              return {
-                ticket,
-                require_original: true,
-                original_email: user.email,
-                original_proof: null,
-                original_code_expires_at: inFuture(CODE_TTL_MS, now).toISOString(),
-                resend_available_at: inFuture(RESEND_COOLDOWN_MS, now).toISOString()
-              }
-            }
-            // An unverified address proves nothing: the new one alone is checked.
-            const proof = newToken()
-            const ticket = yield* newTicket(userId, {
-              bounced: false,
-              requireOriginal: false,
-              originalEmail: user.email,
-              originalCode: null,
-              originalProof: proof
-            })
-            return {
-              ticket,
-              require_original: false,
-              original_email: user.email,
-              original_proof: proof,
-              original_code_expires_at: null,
-              resend_available_at: null
-            }
-          }),
-
-        resendOriginal: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            if (!row.require_original || row.original_proof_hash !== null) {
-              return yield* invalidField("ticket", "ORIGINAL_EMAIL_ALREADY_VERIFIED", "The current email address is already verified")
-            }
-            if (row.original_email === null) {
-              return yield* invalidField("ticket", "NO_ORIGINAL_EMAIL_ON_RECORD", "There is no current email address")
-            }
-            const wait = cooldownLeft(row.original_sent_at)
-            if (wait > 0) return yield* tooSoon(wait)
+        start: Effect.fn("EmailChange.start")(function*(userId) {
+          const user = yield* account(userId)
+          if (user.email === null) return yield* mustHaveEmail()
+          if (user.email_verified) {
             const code = newCode()
             const now = Date.now()
-            yield* sql`UPDATE email_change_tickets
-                       SET original_code_hash = ${codeHash(code)}, original_code_expires_at = ${inFuture(CODE_TTL_MS, now)},
-                           original_sent_at = ${new Date(now)}
-                       WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-            yield* deliver(emailChangeOriginalMail(row.original_email, code, CODE_TTL_MS))
-          }),
-
-        verifyOriginal: (userId, ticket, code) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            if (!row.require_original) {
-              return yield* invalidField("ticket", "ORIGINAL_VERIFICATION_NOT_REQUIRED", "The current email address needs no code")
-            }
-            const check = checkCode({ hash: row.original_code_hash, expiresAt: row.original_code_expires_at }, code)
-            if (check !== "ok") {
-              if (check === "wrong") yield* countFailure(hash)
-              return yield* codeError(check)
-            }
-            // A code is used once; a new proof replaces any earlier one.
-            const proof = newToken()
-            yield* sql`UPDATE email_change_tickets
-                       SET original_proof_hash = ${tokenHash(proof)}, original_code_hash = NULL
-                       WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-            return { original_proof: proof }
-          }),
-
-        requestNew: (userId, ticket, newEmail, originalProof) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            if (row.original_proof_hash === null) return yield* originalFirst()
-            if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
-            return yield* sendNewCode(ticket, hash, row, userId, newEmail)
-          }),
-
-        resendNew: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            yield* resendNewOf(userId, ticket, hash, row)
-          }),
-
-        verifyNew: (userId, ticket, code, originalProof) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            if (row.original_proof_hash === null) return yield* originalFirst()
-            if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
-            const newEmail = yield* finish(userId, hash, row, code)
-            // Only a proven old address may undo the change: an unverified one could be anyone's.
-            if (row.require_original && row.original_email !== null) {
-              yield* sendRevert(userId, row.original_email)
-            }
-            const emailToken = yield* tokens.issue("email_change_proof", userId, EMAIL_TOKEN_TTL, { email: newEmail })
-            return { email_token: emailToken }
-          }),
-
-        bouncedRequestNew: (userId, newEmail) =>
-          Effect.gen(function*() {
-            const { email } = yield* bouncedAccount(userId)
             const ticket = yield* newTicket(userId, {
-              bounced: true,
-              requireOriginal: false,
-              originalEmail: email,
-              originalCode: null,
+              bounced: false,
+              requireOriginal: true,
+              originalEmail: user.email,
+              originalCode: code,
               originalProof: null
             })
-            const { hash, row } = yield* Effect.orDie(open(userId, ticket))
-            return yield* sendNewCode(ticket, hash, row, userId, newEmail)
-          }),
+            yield* tickets.deliver(emailChangeOriginalMail(user.email, code, CODE_TTL_MS))
+            return {
+              ticket,
+              require_original: true,
+              original_email: user.email,
+              original_proof: null,
+              original_code_expires_at: inFuture(CODE_TTL_MS, now).toISOString(),
+              resend_available_at: inFuture(RESEND_COOLDOWN_MS, now).toISOString()
+            }
+          }
+          // An unverified address proves nothing: the new one alone is checked.
+          const proof = newToken()
+          const ticket = yield* newTicket(userId, {
+            bounced: false,
+            requireOriginal: false,
+            originalEmail: user.email,
+            originalCode: null,
+            originalProof: proof
+          })
+          return {
+            ticket,
+            require_original: false,
+            original_email: user.email,
+            original_proof: proof,
+            original_code_expires_at: null,
+            resend_available_at: null
+          }
+        }),
 
-        bouncedResendNew: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* openBounced(userId, ticket)
-            yield* resendNewOf(userId, ticket, hash, row)
-          }),
+        resendOriginal: Effect.fn("EmailChange.resendOriginal")(function*(userId, ticket) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (!row.require_original || row.original_proof_hash !== null) {
+            return yield* invalidField("ticket", "ORIGINAL_EMAIL_ALREADY_VERIFIED", "The current email address is already verified")
+          }
+          if (row.original_email === null) {
+            return yield* invalidField("ticket", "NO_ORIGINAL_EMAIL_ON_RECORD", "There is no current email address")
+          }
+          const wait = cooldownLeft(row.original_sent_at)
+          if (wait > 0) return yield* tooSoon(wait)
+          const code = newCode()
+          const now = Date.now()
+          yield* sql`UPDATE email_change_tickets
+                     SET original_code_hash = ${codeHash(code)}, original_code_expires_at = ${inFuture(CODE_TTL_MS, now)},
+                         original_sent_at = ${new Date(now)}
+                     WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
+          yield* tickets.deliver(emailChangeOriginalMail(row.original_email, code, CODE_TTL_MS))
+        }),
+
+        verifyOriginal: Effect.fn("EmailChange.verifyOriginal")(function*(userId, ticket, code) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (!row.require_original) {
+            return yield* invalidField("ticket", "ORIGINAL_VERIFICATION_NOT_REQUIRED", "The current email address needs no code")
+          }
+          yield* tickets.checkTypedCode(hash, { hash: row.original_code_hash, expiresAt: row.original_code_expires_at }, code)
+          // A code is used once; a new proof replaces any earlier one.
+          const proof = newToken()
+          yield* sql`UPDATE email_change_tickets
+                     SET original_proof_hash = ${tokenHash(proof)}, original_code_hash = NULL
+                     WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
+          return { original_proof: proof }
+        }),
+
+        requestNew: Effect.fn("EmailChange.requestNew")(function*(userId, ticket, newEmail, originalProof) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (row.original_proof_hash === null) return yield* originalFirst()
+          if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
+          return yield* sendNewCode(ticket, hash, row, userId, newEmail)
+        }),
+
+        resendNew: Effect.fn("EmailChange.resendNew")(function*(userId, ticket) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          yield* resendNewOf(userId, ticket, hash, row)
+        }),
+
+        verifyNew: Effect.fn("EmailChange.verifyNew")(function*(userId, ticket, code, originalProof) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (row.original_proof_hash === null) return yield* originalFirst()
+          if (!proofMatches(row.original_proof_hash, originalProof)) return yield* badProof()
+          const newEmail = yield* finish(userId, hash, row, code)
+          // Only a proven old address may undo the change: an unverified one could be anyone's.
+          if (row.require_original && row.original_email !== null) {
+            yield* sendRevert(userId, row.original_email)
+          }
+          const emailToken = yield* tokens.issue("email_change_proof", userId, EMAIL_TOKEN_TTL, { email: newEmail })
+          return { email_token: emailToken }
+        }),
+
+        bouncedRequestNew: Effect.fn("EmailChange.bouncedRequestNew")(function*(userId, newEmail) {
+          const { email } = yield* bouncedAccount(userId)
+          const ticket = yield* newTicket(userId, {
+            bounced: true,
+            requireOriginal: false,
+            originalEmail: email,
+            originalCode: null,
+            originalProof: null
+          })
+          const { hash, row } = yield* Effect.orDie(tickets.open(userId, ticket))
+          return yield* sendNewCode(ticket, hash, row, userId, newEmail)
+        }),
+
+        bouncedResendNew: Effect.fn("EmailChange.bouncedResendNew")(function*(userId, ticket) {
+          const { hash, row } = yield* openBounced(userId, ticket)
+          yield* resendNewOf(userId, ticket, hash, row)
+        }),
 
         // No revert mail: the old address is the one that bounces.
-        bouncedVerifyNew: (userId, ticket, code) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* openBounced(userId, ticket)
-            yield* finish(userId, hash, row, code)
-          }),
+        bouncedVerifyNew: Effect.fn("EmailChange.bouncedVerifyNew")(function*(userId, ticket, code) {
+          const { hash, row } = yield* openBounced(userId, ticket)
+          yield* finish(userId, hash, row, code)
+        }),
 
-        redeemEmailToken: (userId, token) =>
-          Effect.gen(function*() {
-            const found = yield* tokens.peek("email_change_proof", token)
-            if (found?.userId !== userId) return undefined
-            const redeemed = yield* tokens.redeem("email_change_proof", token)
-            return typeof redeemed?.data.email === "string" ? redeemed.data.email : undefined
-          })
+        redeemEmailToken: Effect.fn("EmailChange.redeemEmailToken")(function*(userId, token) {
+          const found = yield* tokens.peek("email_change_proof", token)
+          if (found?.userId !== userId) return undefined
+          const redeemed = yield* tokens.redeem("email_change_proof", token)
+          return typeof redeemed?.data.email === "string" ? redeemed.data.email : undefined
+        })
       })
     })
   )

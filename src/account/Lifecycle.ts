@@ -25,22 +25,20 @@ export class AccountLifecycle extends Context.Service<AccountLifecycle, {
       const sessions = yield* Sessions
       const { accountDeletionGraceDays } = yield* AppConfig
 
-      const disable = (userId: string) =>
-        Effect.gen(function*() {
-          yield* sql`UPDATE users SET disabled_at = now() WHERE id = ${userId}`.pipe(Effect.orDie)
-          yield* sessions.revokeAllOf(userId)
-        })
+      const disable = Effect.fn("AccountLifecycle.disable")(function*(userId: string) {
+        yield* sql`UPDATE users SET disabled_at = now() WHERE id = ${userId}`.pipe(Effect.orDie)
+        yield* sessions.revokeAllOf(userId)
+      })
 
-      const scheduleDeletion = (userId: string) =>
-        Effect.gen(function*() {
-          // Someone may still hand this user a guild during the grace period: the job skips owners too.
-          const scheduled = yield* sql<{ id: string }>`
-            UPDATE users SET deletion_scheduled_at = now() + make_interval(days => ${accountDeletionGraceDays})
-            WHERE id = ${userId} AND NOT EXISTS (SELECT 1 FROM guilds WHERE owner_id = ${userId})
-            RETURNING id`.pipe(Effect.orDie)
-          if (scheduled.length === 0) return yield* ownsGuilds()
-          yield* sessions.revokeAllOf(userId)
-        })
+      const scheduleDeletion = Effect.fn("AccountLifecycle.scheduleDeletion")(function*(userId: string) {
+        // Someone may still hand this user a guild during the grace period: the job skips owners too.
+        const scheduled = yield* sql<{ id: string }>`
+          UPDATE users SET deletion_scheduled_at = now() + make_interval(days => ${accountDeletionGraceDays})
+          WHERE id = ${userId} AND NOT EXISTS (SELECT 1 FROM guilds WHERE owner_id = ${userId})
+          RETURNING id`.pipe(Effect.orDie)
+        if (scheduled.length === 0) return yield* ownsGuilds()
+        yield* sessions.revokeAllOf(userId)
+      })
 
       return AccountLifecycle.of({ disable, scheduleDeletion })
     })

@@ -6,26 +6,9 @@ import { Passwords } from "../auth/Passwords.ts"
 import { passwordProblems } from "../auth/PasswordPolicy.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { BadRequest, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../model/Errors.ts"
-import { type Mail, Mailer } from "../mail/Mailer.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
-import {
-  checkCode,
-  CODE_TTL_MS,
-  codeError,
-  codeHash,
-  cooldownLeft,
-  inFuture,
-  invalidTicket,
-  MAX_FAILED_ATTEMPTS,
-  MAX_TICKETS_PER_HOUR,
-  newCode,
-  proofMatches,
-  RESEND_COOLDOWN_MS,
-  TICKET_TTL_MS,
-  ticketCompleted,
-  tooManyTickets,
-  tooSoon
-} from "./Codes.ts"
+import { CODE_TTL_MS, codeHash, cooldownLeft, inFuture, newCode, proofMatches, RESEND_COOLDOWN_MS, tooSoon } from "./Codes.ts"
+import { makeEmailedCodeTickets } from "./EmailedCodeTickets.ts"
 import { passwordChangedMail, passwordChangeMail } from "./Mails.ts"
 
 interface TicketRow {
@@ -69,13 +52,10 @@ export class PasswordChange extends Context.Service<PasswordChange, {
     PasswordChange,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const mailer = yield* Mailer
       const passwords = yield* Passwords
       const sessions = yield* Sessions
 
-      // Mail goes out best effort: a lost mail is logged, and the user can ask again.
-      const deliver = (mail: Mail) =>
-        mailer.send(mail).pipe(Effect.catch((error) => Effect.logWarning(`email "${mail.subject}" not delivered`, error.message)))
+      const tickets = yield* makeEmailedCodeTickets<TicketRow>("password_change_tickets")
 
       const emailOf = (userId: string) =>
         Effect.gen(function*() {
@@ -86,19 +66,6 @@ export class PasswordChange extends Context.Service<PasswordChange, {
           return row.email
         })
 
-      const open = (userId: string, ticket: string) =>
-        Effect.gen(function*() {
-          const hash = tokenHash(ticket)
-          const rows = yield* sql<TicketRow>`SELECT * FROM password_change_tickets WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-          const row = rows[0]
-          if (row === undefined || String(row.user_id) !== userId) return yield* invalidTicket()
-          if (row.completed_at !== null) return yield* ticketCompleted()
-          if (new Date(row.expires_at).getTime() <= Date.now() || row.failed_attempts >= MAX_FAILED_ATTEMPTS) {
-            return yield* invalidTicket()
-          }
-          return { hash, row }
-        })
-
       const mailCode = (hash: Buffer, email: string) =>
         Effect.gen(function*() {
           const now = Date.now()
@@ -107,89 +74,63 @@ export class PasswordChange extends Context.Service<PasswordChange, {
           yield* sql`UPDATE password_change_tickets
                      SET code_hash = ${codeHash(code)}, code_expires_at = ${expiresAt}, sent_at = ${new Date(now)}
                      WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-          yield* deliver(passwordChangeMail(email, code, CODE_TTL_MS))
+          yield* tickets.deliver(passwordChangeMail(email, code, CODE_TTL_MS))
           return { codeExpiresAt: expiresAt, resendAt: inFuture(RESEND_COOLDOWN_MS, now) }
         })
 
       return PasswordChange.of({
-        start: (userId) =>
-          Effect.gen(function*() {
-            const email = yield* emailOf(userId)
-            const hourAgo = new Date(Date.now() - 3_600_000)
-            const recent = yield* sql<{ n: number }>`
-              SELECT count(*)::int AS n FROM password_change_tickets WHERE user_id = ${userId} AND created_at > ${hourAgo}`.pipe(
+        start: Effect.fn("PasswordChange.start")(function*(userId) {
+          const email = yield* emailOf(userId)
+          const ticket = yield* tickets.create(userId, (hash, expiresAt) =>
+            sql`INSERT INTO password_change_tickets (ticket_hash, user_id, expires_at) VALUES (${hash}, ${userId}, ${expiresAt})`)
+          const sent = yield* mailCode(tokenHash(ticket), email)
+          return {
+            ticket,
+            code_expires_at: sent.codeExpiresAt.toISOString(),
+            resend_available_at: sent.resendAt.toISOString()
+          }
+        }),
+
+        resend: Effect.fn("PasswordChange.resend")(function*(userId, ticket) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (row.proof_hash !== null) {
+            return yield* invalidField("ticket", "TICKET_ALREADY_COMPLETED", "The code of this ticket was already entered")
+          }
+          const wait = cooldownLeft(row.sent_at)
+          if (wait > 0) return yield* tooSoon(wait)
+          yield* mailCode(hash, yield* Effect.orDie(emailOf(userId)))
+        }),
+
+        verify: Effect.fn("PasswordChange.verify")(function*(userId, ticket, code) {
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          yield* tickets.checkTypedCode(hash, { hash: row.code_hash, expiresAt: row.code_expires_at }, code)
+          const proof = newToken()
+          yield* sql`UPDATE password_change_tickets SET proof_hash = ${tokenHash(proof)}, code_hash = NULL
+                     WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
+          return { verification_proof: proof }
+        }),
+
+        complete: Effect.fn("PasswordChange.complete")(function*(userId, ticket, proof, newPassword) {
+          const problems = passwordProblems(newPassword, "new_password")
+          if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
+          const { hash, row } = yield* tickets.open(userId, ticket)
+          if (!proofMatches(row.proof_hash, proof)) return yield* badProof()
+          const passwordHash = yield* passwords.hash(newPassword)
+          yield* tickets.complete(
+            hash,
+            sql`UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now() WHERE id = ${userId}`.pipe(
+              Effect.asVoid,
               Effect.orDie
             )
-            if ((recent[0]?.n ?? 0) >= MAX_TICKETS_PER_HOUR) return yield* tooManyTickets()
-            const ticket = newToken()
-            const hash = tokenHash(ticket)
-            yield* sql.withTransaction(Effect.gen(function*() {
-              // A new ticket replaces the user's earlier ones.
-              yield* sql`UPDATE password_change_tickets SET expires_at = now()
-                         WHERE user_id = ${userId} AND completed_at IS NULL AND expires_at > now()`
-              yield* sql`INSERT INTO password_change_tickets (ticket_hash, user_id, expires_at)
-                         VALUES (${hash}, ${userId}, ${inFuture(TICKET_TTL_MS)})`
-            })).pipe(Effect.orDie)
-            const sent = yield* mailCode(hash, email)
-            return {
-              ticket,
-              code_expires_at: sent.codeExpiresAt.toISOString(),
-              resend_available_at: sent.resendAt.toISOString()
-            }
-          }),
-
-        resend: (userId, ticket) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            if (row.proof_hash !== null) {
-              return yield* invalidField("ticket", "TICKET_ALREADY_COMPLETED", "The code of this ticket was already entered")
-            }
-            const wait = cooldownLeft(row.sent_at)
-            if (wait > 0) return yield* tooSoon(wait)
-            yield* mailCode(hash, yield* Effect.orDie(emailOf(userId)))
-          }),
-
-        verify: (userId, ticket, code) =>
-          Effect.gen(function*() {
-            const { hash, row } = yield* open(userId, ticket)
-            const check = checkCode({ hash: row.code_hash, expiresAt: row.code_expires_at }, code)
-            if (check !== "ok") {
-              if (check === "wrong") {
-                yield* sql`UPDATE password_change_tickets SET failed_attempts = failed_attempts + 1
-                           WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-              }
-              return yield* codeError(check)
-            }
-            const proof = newToken()
-            yield* sql`UPDATE password_change_tickets SET proof_hash = ${tokenHash(proof)}, code_hash = NULL
-                       WHERE ticket_hash = ${hash}`.pipe(Effect.orDie)
-            return { verification_proof: proof }
-          }),
-
-        complete: (userId, ticket, proof, newPassword) =>
-          Effect.gen(function*() {
-            const problems = passwordProblems(newPassword, "new_password")
-            if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
-            const { hash, row } = yield* open(userId, ticket)
-            if (!proofMatches(row.proof_hash, proof)) return yield* badProof()
-            const passwordHash = yield* passwords.hash(newPassword)
-            const changed = yield* sql.withTransaction(Effect.gen(function*() {
-              // Using the ticket up is the guard against two concurrent completions.
-              const claimed = yield* sql`UPDATE password_change_tickets SET completed_at = now()
-                                         WHERE ticket_hash = ${hash} AND completed_at IS NULL RETURNING 1`
-              if (claimed.length === 0) return false
-              yield* sql`UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now() WHERE id = ${userId}`
-              return true
-            })).pipe(Effect.orDie)
-            if (!changed) return yield* ticketCompleted()
-            // Every session ends (other processes drop theirs from cache within Sessions.cacheMillis);
-            // this device carries on with a new one.
-            yield* sessions.revokeAllOf(userId)
-            const token = yield* sessions.create(userId, yield* requestClient)
-            const email = yield* Effect.option(emailOf(userId))
-            if (email._tag === "Some") yield* deliver(passwordChangedMail(email.value))
-            return { token, auth_session_id_hash: tokenHash(token).toString("base64url") }
-          })
+          )
+          // Every session ends (other processes drop theirs from cache within Sessions.cacheMillis);
+          // this device carries on with a new one.
+          yield* sessions.revokeAllOf(userId)
+          const token = yield* sessions.create(userId, yield* requestClient)
+          const email = yield* Effect.option(emailOf(userId))
+          if (email._tag === "Some") yield* tickets.deliver(passwordChangedMail(email.value))
+          return { token, auth_session_id_hash: tokenHash(token).toString("base64url") }
+        })
       })
     })
   )

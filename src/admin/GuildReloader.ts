@@ -30,10 +30,10 @@ export class GuildReloader extends Context.Service<GuildReloader, {
       const actors = yield* Actors
       const live = yield* LiveActors
       return {
-        reloadAll: (guildIds) => {
+        reloadAll: Effect.fn("GuildReloader.reloadAll")((guildIds) => {
           const ids = guildIds.length > 0 ? guildIds : [...live.guilds.keys()]
           return Effect.as(reloadInBatches(actors, ids), ids.length)
-        }
+        })
       }
     })
   )
@@ -46,14 +46,12 @@ export class GuildReloader extends Context.Service<GuildReloader, {
       const stats = yield* ClusterStats
       const { redisKeyPrefix } = yield* AppConfig
       return {
-        reloadAll: (guildIds) =>
-          guildIds.length > 0
-            ? Effect.as(reloadInBatches(actors, guildIds), guildIds.length)
-            : Effect.gen(function*() {
-              const processes = yield* stats.all
-              yield* Effect.promise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all"))
-              return processes.reduce((n, p) => n + p.guilds, 0)
-            })
+        reloadAll: Effect.fn("GuildReloader.reloadAll")(function*(guildIds) {
+          if (guildIds.length > 0) return yield* Effect.as(reloadInBatches(actors, guildIds), guildIds.length)
+          const processes = yield* stats.all
+          yield* Effect.promise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all"))
+          return processes.reduce((n, p) => n + p.guilds, 0)
+        })
       }
     })
   )

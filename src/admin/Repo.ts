@@ -65,20 +65,21 @@ export class AdminRepo extends Context.Service<AdminRepo, {
       const sql = yield* SqlClient.SqlClient
       const snowflakes = yield* Snowflakes
 
-      const createKey = (input: { name: string; acls: ReadonlyArray<string>; expiresInDays?: number; createdBy: string | null; secret?: string }) =>
-        Effect.gen(function*() {
-          const key = input.secret ?? newToken()
-          const expires = input.expiresInDays === undefined ? null : new Date(Date.now() + input.expiresInDays * 86_400_000)
-          const [row] = yield* sql<KeyRow>`
-            INSERT INTO admin_api_keys (id, name, key_hash, acls, created_by, expires_at)
-            VALUES (${snowflakes.next()}, ${input.name}, ${tokenHash(key)}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(input.acls)}::jsonb)), ${input.createdBy}, ${expires})
-            ON CONFLICT (key_hash) DO UPDATE SET acls = EXCLUDED.acls, expires_at = NULL
-            RETURNING id, name, acls, created_at, expires_at`
-          if (row === undefined) return yield* Effect.die(new Error("api key insert returned nothing"))
-          return { ...toKey(row), key }
-        }).pipe(Effect.orDie)
+      const createKey = Effect.fn("AdminRepo.createKey")(function*(
+        input: { name: string; acls: ReadonlyArray<string>; expiresInDays?: number; createdBy: string | null; secret?: string }
+      ) {
+        const key = input.secret ?? newToken()
+        const expires = input.expiresInDays === undefined ? null : new Date(Date.now() + input.expiresInDays * 86_400_000)
+        const [row] = yield* sql<KeyRow>`
+          INSERT INTO admin_api_keys (id, name, key_hash, acls, created_by, expires_at)
+          VALUES (${snowflakes.next()}, ${input.name}, ${tokenHash(key)}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(input.acls)}::jsonb)), ${input.createdBy}, ${expires})
+          ON CONFLICT (key_hash) DO UPDATE SET acls = EXCLUDED.acls, expires_at = NULL
+          RETURNING id, name, acls, created_at, expires_at`
+        if (row === undefined) return yield* Effect.die(new Error("api key insert returned nothing"))
+        return { ...toKey(row), key }
+      }, Effect.orDie)
 
-      const keyBySecret = (secret: string) =>
+      const keyBySecret = Effect.fn("AdminRepo.keyBySecret")((secret: string) =>
         sql<KeyRow>`SELECT id, name, acls, created_at, expires_at FROM admin_api_keys WHERE key_hash = ${tokenHash(secret)}`.pipe(
           Effect.map((rows) => {
             const row = rows[0]
@@ -86,42 +87,42 @@ export class AdminRepo extends Context.Service<AdminRepo, {
             return { ...toKey(row), expired: row.expires_at !== null && new Date(row.expires_at).getTime() <= Date.now() }
           }),
           Effect.orDie
-        )
+        ))
 
-      const searchLogs = (q: AuditLogsSearchRequest & { action?: string }) =>
-        Effect.gen(function*() {
-          const conditions = [
-            q.admin_user_id === undefined ? undefined : sql`admin_user_id = ${q.admin_user_id}`,
-            q.target_id === undefined ? undefined : sql`target_id = ${q.target_id}`,
-            q.action === undefined ? undefined : sql`action = ${q.action}`,
-            q.query === undefined
-              ? undefined
-              : sql`(action ILIKE ${"%" + q.query + "%"} OR target_id ILIKE ${"%" + q.query + "%"} OR metadata::text ILIKE ${"%" + q.query + "%"})`
-          ].filter((c) => c !== undefined)
-          const order = q.sort_by === "action" ? sql`action` : sql`created_at`
-          const direction = q.sort_order === "asc" ? sql`ASC` : sql`DESC`
-          const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
-          const rows = yield* sql<LogRow>`
-            SELECT * FROM admin_audit_logs ${where}
-            ORDER BY ${order} ${direction}, id ${direction}
-            LIMIT ${q.limit ?? 50} OFFSET ${q.offset ?? 0}`
-          const [count] = yield* sql<{ total: string }>`SELECT count(*) AS total FROM admin_audit_logs ${where}`
-          return { logs: rows.map(toLog), total: Number(count?.total ?? 0) }
-        }).pipe(Effect.orDie)
+      const searchLogs = Effect.fn("AdminRepo.searchLogs")(function*(q: AuditLogsSearchRequest & { action?: string }) {
+        const conditions = [
+          q.admin_user_id === undefined ? undefined : sql`admin_user_id = ${q.admin_user_id}`,
+          q.target_id === undefined ? undefined : sql`target_id = ${q.target_id}`,
+          q.action === undefined ? undefined : sql`action = ${q.action}`,
+          q.query === undefined
+            ? undefined
+            : sql`(action ILIKE ${"%" + q.query + "%"} OR target_id ILIKE ${"%" + q.query + "%"} OR metadata::text ILIKE ${"%" + q.query + "%"})`
+        ].filter((c) => c !== undefined)
+        const order = q.sort_by === "action" ? sql`action` : sql`created_at`
+        const direction = q.sort_order === "asc" ? sql`ASC` : sql`DESC`
+        const where = conditions.length === 0 ? sql`` : sql`WHERE ${sql.and(conditions)}`
+        const rows = yield* sql<LogRow>`
+          SELECT * FROM admin_audit_logs ${where}
+          ORDER BY ${order} ${direction}, id ${direction}
+          LIMIT ${q.limit ?? 50} OFFSET ${q.offset ?? 0}`
+        const [count] = yield* sql<{ total: string }>`SELECT count(*) AS total FROM admin_audit_logs ${where}`
+        return { logs: rows.map(toLog), total: Number(count?.total ?? 0) }
+      }, Effect.orDie)
 
       return AdminRepo.of({
         createKey,
         keyBySecret,
         listKeys: sql<KeyRow>`SELECT id, name, acls, created_at, expires_at FROM admin_api_keys ORDER BY id`.pipe(
           Effect.map((rows) => rows.map(toKey)),
-          Effect.orDie
+          Effect.orDie,
+          Effect.withSpan("AdminRepo.listKeys")
         ),
-        deleteKey: (id) =>
-          sql`DELETE FROM admin_api_keys WHERE id = ${id} RETURNING id`.pipe(Effect.map((r) => r.length > 0), Effect.orDie),
-        audit: (e) =>
+        deleteKey: Effect.fn("AdminRepo.deleteKey")((id) =>
+          sql`DELETE FROM admin_api_keys WHERE id = ${id} RETURNING id`.pipe(Effect.map((r) => r.length > 0), Effect.orDie)),
+        audit: Effect.fn("AdminRepo.audit")((e) =>
           sql`INSERT INTO admin_audit_logs (id, admin_user_id, action, target_type, target_id, metadata)
               VALUES (${snowflakes.next()}, ${e.adminId}, ${e.action}, ${e.targetType}, ${e.targetId},
-                      ${JSON.stringify(e.metadata ?? {})}::jsonb)`.pipe(Effect.asVoid, Effect.orDie),
+                      ${JSON.stringify(e.metadata ?? {})}::jsonb)`.pipe(Effect.asVoid, Effect.orDie)),
         searchLogs
       })
     })

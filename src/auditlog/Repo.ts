@@ -49,24 +49,23 @@ export class AuditLogRepo extends Context.Service<AuditLogRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const entries = (guildId: string, page: AuditLogPage) =>
-        Effect.gen(function*() {
-          const filters = [
-            sql`guild_id = ${guildId}`,
-            ...(page.before === undefined ? [] : [sql`id < ${page.before}`]),
-            ...(page.after === undefined ? [] : [sql`id > ${page.after}`]),
-            ...(page.userId === undefined ? [] : [sql`user_id = ${page.userId}`]),
-            ...(page.actionType === undefined ? [] : [sql`action_type = ${page.actionType}`])
-          ]
-          const order = page.after === undefined ? sql`id DESC` : sql`id ASC`
-          const rows = yield* sql<EntryRow>`
-            SELECT id::text AS id, user_id::text AS user_id, action_type, target_id, reason, changes, options
-            FROM guild_audit_log_entries WHERE ${sql.and(filters)} ORDER BY ${order} LIMIT ${page.limit}`
-          const newestFirst = page.after === undefined ? rows : [...rows].reverse()
-          return newestFirst.map(toEntry)
-        }).pipe(Effect.orDie)
+      const entries = Effect.fn("AuditLogRepo.entries")(function*(guildId: string, page: AuditLogPage) {
+        const filters = [
+          sql`guild_id = ${guildId}`,
+          ...(page.before === undefined ? [] : [sql`id < ${page.before}`]),
+          ...(page.after === undefined ? [] : [sql`id > ${page.after}`]),
+          ...(page.userId === undefined ? [] : [sql`user_id = ${page.userId}`]),
+          ...(page.actionType === undefined ? [] : [sql`action_type = ${page.actionType}`])
+        ]
+        const order = page.after === undefined ? sql`id DESC` : sql`id ASC`
+        const rows = yield* sql<EntryRow>`
+          SELECT id::text AS id, user_id::text AS user_id, action_type, target_id, reason, changes, options
+          FROM guild_audit_log_entries WHERE ${sql.and(filters)} ORDER BY ${order} LIMIT ${page.limit}`
+        const newestFirst = page.after === undefined ? rows : [...rows].reverse()
+        return newestFirst.map(toEntry)
+      }, Effect.orDie)
 
-      const usersOf = (list: ReadonlyArray<GuildAuditLogEntryResponse>) => {
+      const usersOf = Effect.fn("AuditLogRepo.usersOf")((list: ReadonlyArray<GuildAuditLogEntryResponse>) => {
         const ids = [...new Set(list.flatMap((e) => [e.user_id, e.target_id]))].filter(
           (id): id is string => id !== null && SNOWFLAKE.test(id)
         )
@@ -75,7 +74,7 @@ export class AuditLogRepo extends Context.Service<AuditLogRepo, {
           Effect.map((rows) => rows.map(toUserPartial)),
           Effect.orDie
         )
-      }
+      })
 
       return AuditLogRepo.of({ entries, usersOf })
     })

@@ -58,44 +58,43 @@ export class IpAuthorizations extends Context.Service<IpAuthorizations, {
           Effect.orDie
         )
 
-      const required = (userId: string, ip: string | null) =>
-        !enabled || ip === null ? Effect.succeed(false) : Effect.map(isKnownIp(sql, userId, ip), (known) => !known)
+      const required = Effect.fn("IpAuthorizations.required")((userId: string, ip: string | null) =>
+        !enabled || ip === null ? Effect.succeed(false) : Effect.map(isKnownIp(sql, userId, ip), (known) => !known))
 
-      const start = (userId: string, email: string, rawIp: string) =>
-        Effect.gen(function*() {
-          const ip = normalizeIp(rawIp)
-          const ticket = newToken()
-          yield* sql`DELETE FROM ip_authorizations WHERE expires_at < now() - interval '1 day'`
-          // Logging in again from the same address renews the waiting ticket rather than
-          // piling up emails: a new one goes out only once the cooldown has passed.
-          const renewed = yield* sql<{ wait: number; sends: number }>`
-            UPDATE ip_authorizations SET ticket_hash = ${tokenHash(ticket)}
-            WHERE ticket_hash = (SELECT ticket_hash FROM ip_authorizations
-                                 WHERE user_id = ${userId} AND ip = ${ip} AND completed_at IS NULL AND expires_at > now()
-                                 ORDER BY last_sent_at DESC LIMIT 1)
-            RETURNING ceil(extract(epoch FROM last_sent_at + make_interval(secs => ${RESEND_COOLDOWN_SECONDS}) - now()))::int AS wait,
-                      sends`
-          const current = renewed[0]
-          let wait = RESEND_COOLDOWN_SECONDS
-          if (current === undefined) {
-            const token = newToken()
-            yield* sql`INSERT INTO ip_authorizations (ticket_hash, token_hash, user_id, ip, expires_at)
-                       VALUES (${tokenHash(ticket)}, ${tokenHash(token)}, ${userId}, ${ip},
-                               now() + make_interval(secs => ${LIFETIME_SECONDS}))`
-            yield* send(email, token, ip)
-          } else if (current.wait <= 0 && current.sends < MAX_SENDS) {
-            yield* resendFor(ticket, email, ip)
-          } else {
-            wait = Math.max(0, current.wait)
-          }
-          return new Forbidden({
-            code: "IP_AUTHORIZATION_REQUIRED",
-            message: "A login from a new location must be confirmed from the email we sent",
-            ticket,
-            email,
-            resend_available_in: wait
-          })
-        }).pipe(Effect.orDie)
+      const start = Effect.fn("IpAuthorizations.start")(function*(userId: string, email: string, rawIp: string) {
+        const ip = normalizeIp(rawIp)
+        const ticket = newToken()
+        yield* sql`DELETE FROM ip_authorizations WHERE expires_at < now() - interval '1 day'`
+        // Logging in again from the same address renews the waiting ticket rather than
+        // piling up emails: a new one goes out only once the cooldown has passed.
+        const renewed = yield* sql<{ wait: number; sends: number }>`
+          UPDATE ip_authorizations SET ticket_hash = ${tokenHash(ticket)}
+          WHERE ticket_hash = (SELECT ticket_hash FROM ip_authorizations
+                               WHERE user_id = ${userId} AND ip = ${ip} AND completed_at IS NULL AND expires_at > now()
+                               ORDER BY last_sent_at DESC LIMIT 1)
+          RETURNING ceil(extract(epoch FROM last_sent_at + make_interval(secs => ${RESEND_COOLDOWN_SECONDS}) - now()))::int AS wait,
+                    sends`
+        const current = renewed[0]
+        let wait = RESEND_COOLDOWN_SECONDS
+        if (current === undefined) {
+          const token = newToken()
+          yield* sql`INSERT INTO ip_authorizations (ticket_hash, token_hash, user_id, ip, expires_at)
+                     VALUES (${tokenHash(ticket)}, ${tokenHash(token)}, ${userId}, ${ip},
+                             now() + make_interval(secs => ${LIFETIME_SECONDS}))`
+          yield* send(email, token, ip)
+        } else if (current.wait <= 0 && current.sends < MAX_SENDS) {
+          yield* resendFor(ticket, email, ip)
+        } else {
+          wait = Math.max(0, current.wait)
+        }
+        return new Forbidden({
+          code: "IP_AUTHORIZATION_REQUIRED",
+          message: "A login from a new location must be confirmed from the email we sent",
+          ticket,
+          email,
+          resend_available_in: wait
+        })
+      }, Effect.orDie)
 
       /** A fresh token in a fresh email; the previous link stops working. */
       const resendFor = (ticket: string, email: string, ip: string) =>
@@ -112,77 +111,74 @@ export class IpAuthorizations extends Context.Service<IpAuthorizations, {
           return rows.length === 1
         }).pipe(Effect.orDie)
 
-      const resend = (ticket: string) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<{ user_id: string; ip: string; sends: number; completed: boolean; wait: number; left: number }>`
-            SELECT user_id, ip, sends, completed_at IS NOT NULL AS completed,
-                   ceil(extract(epoch FROM last_sent_at + make_interval(secs => ${RESEND_COOLDOWN_SECONDS}) - now()))::int AS wait,
-                   ceil(extract(epoch FROM expires_at - now()))::int AS left
-            FROM ip_authorizations
-            WHERE ticket_hash = ${tokenHash(ticket)} AND consumed_at IS NULL AND expires_at > now()`.pipe(Effect.orDie)
-          const row = rows[0]
-          if (row === undefined) return yield* badTicket()
-          if (row.completed) {
-            return yield* invalidField("ticket", "TICKET_ALREADY_COMPLETED", "This login was already confirmed")
-          }
-          if (row.wait > 0) {
-            return yield* new TooManyRequests({
-              code: "IP_AUTHORIZATION_RESEND_COOLDOWN",
-              message: `Wait ${row.wait} seconds before asking for another email`,
-              retry_after: row.wait,
-              global: false
-            })
-          }
-          if (row.sends >= MAX_SENDS) {
-            return yield* new TooManyRequests({
-              code: "IP_AUTHORIZATION_RESEND_LIMIT_EXCEEDED",
-              message: "No more emails for this login; log in again once this one expires",
-              retry_after: Math.max(0, row.left),
-              global: false
-            })
-          }
-          const email = yield* emailOf(String(row.user_id))
-          if (email === null) return yield* badTicket()
-          // Lost a race with another resend: the cooldown applies to this one.
-          if (!(yield* resendFor(ticket, email, row.ip))) {
-            return yield* new TooManyRequests({
-              code: "IP_AUTHORIZATION_RESEND_COOLDOWN",
-              message: "An email was just sent",
-              retry_after: RESEND_COOLDOWN_SECONDS,
-              global: false
-            })
-          }
-        })
+      const resend = Effect.fn("IpAuthorizations.resend")(function*(ticket: string) {
+        const rows = yield* sql<{ user_id: string; ip: string; sends: number; completed: boolean; wait: number; left: number }>`
+          SELECT user_id, ip, sends, completed_at IS NOT NULL AS completed,
+                 ceil(extract(epoch FROM last_sent_at + make_interval(secs => ${RESEND_COOLDOWN_SECONDS}) - now()))::int AS wait,
+                 ceil(extract(epoch FROM expires_at - now()))::int AS left
+          FROM ip_authorizations
+          WHERE ticket_hash = ${tokenHash(ticket)} AND consumed_at IS NULL AND expires_at > now()`.pipe(Effect.orDie)
+        const row = rows[0]
+        if (row === undefined) return yield* badTicket()
+        if (row.completed) {
+          return yield* invalidField("ticket", "TICKET_ALREADY_COMPLETED", "This login was already confirmed")
+        }
+        if (row.wait > 0) {
+          return yield* new TooManyRequests({
+            code: "IP_AUTHORIZATION_RESEND_COOLDOWN",
+            message: `Wait ${row.wait} seconds before asking for another email`,
+            retry_after: row.wait,
+            global: false
+          })
+        }
+        if (row.sends >= MAX_SENDS) {
+          return yield* new TooManyRequests({
+            code: "IP_AUTHORIZATION_RESEND_LIMIT_EXCEEDED",
+            message: "No more emails for this login; log in again once this one expires",
+            retry_after: Math.max(0, row.left),
+            global: false
+          })
+        }
+        const email = yield* emailOf(String(row.user_id))
+        if (email === null) return yield* badTicket()
+        // Lost a race with another resend: the cooldown applies to this one.
+        if (!(yield* resendFor(ticket, email, row.ip))) {
+          return yield* new TooManyRequests({
+            code: "IP_AUTHORIZATION_RESEND_COOLDOWN",
+            message: "An email was just sent",
+            retry_after: RESEND_COOLDOWN_SECONDS,
+            global: false
+          })
+        }
+      })
 
-      const authorize = (token: string) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<{ user_id: string; ip: string }>`
-            UPDATE ip_authorizations
-            SET completed_at = now(), expires_at = now() + make_interval(secs => ${LIFETIME_SECONDS})
-            WHERE token_hash = ${tokenHash(token)} AND completed_at IS NULL AND expires_at > now()
-            RETURNING user_id, ip`.pipe(Effect.orDie)
-          const row = rows[0]
-          if (row === undefined) {
-            return yield* invalidField("token", "INVALID_OR_EXPIRED_AUTHORIZATION_TOKEN", "This link is invalid or has expired")
-          }
-          yield* rememberIp(sql, String(row.user_id), row.ip)
-        })
+      const authorize = Effect.fn("IpAuthorizations.authorize")(function*(token: string) {
+        const rows = yield* sql<{ user_id: string; ip: string }>`
+          UPDATE ip_authorizations
+          SET completed_at = now(), expires_at = now() + make_interval(secs => ${LIFETIME_SECONDS})
+          WHERE token_hash = ${tokenHash(token)} AND completed_at IS NULL AND expires_at > now()
+          RETURNING user_id, ip`.pipe(Effect.orDie)
+        const row = rows[0]
+        if (row === undefined) {
+          return yield* invalidField("token", "INVALID_OR_EXPIRED_AUTHORIZATION_TOKEN", "This link is invalid or has expired")
+        }
+        yield* rememberIp(sql, String(row.user_id), row.ip)
+      })
 
-      const poll = (ticket: string) =>
-        Effect.gen(function*() {
-          const consumed = yield* sql<{ user_id: string }>`
-            UPDATE ip_authorizations SET consumed_at = now()
-            WHERE ticket_hash = ${tokenHash(ticket)} AND completed_at IS NOT NULL AND consumed_at IS NULL
-              AND expires_at > now()
-            RETURNING user_id`.pipe(Effect.orDie)
-          const done = consumed[0]
-          if (done !== undefined) return { completed: true, userId: String(done.user_id) } satisfies PollResult
-          const pending = yield* sql`
-            SELECT 1 FROM ip_authorizations
-            WHERE ticket_hash = ${tokenHash(ticket)} AND completed_at IS NULL AND expires_at > now()`.pipe(Effect.orDie)
-          if (pending.length === 0) return yield* badTicket()
-          return { completed: false } satisfies PollResult
-        })
+      const poll = Effect.fn("IpAuthorizations.poll")(function*(ticket: string) {
+        const consumed = yield* sql<{ user_id: string }>`
+          UPDATE ip_authorizations SET consumed_at = now()
+          WHERE ticket_hash = ${tokenHash(ticket)} AND completed_at IS NOT NULL AND consumed_at IS NULL
+            AND expires_at > now()
+          RETURNING user_id`.pipe(Effect.orDie)
+        const done = consumed[0]
+        if (done !== undefined) return { completed: true, userId: String(done.user_id) } satisfies PollResult
+        const pending = yield* sql`
+          SELECT 1 FROM ip_authorizations
+          WHERE ticket_hash = ${tokenHash(ticket)} AND completed_at IS NULL AND expires_at > now()`.pipe(Effect.orDie)
+        if (pending.length === 0) return yield* badTicket()
+        return { completed: false } satisfies PollResult
+      })
 
       return IpAuthorizations.of({ required, start, resend, authorize, poll })
     }).pipe(Effect.orDie)

@@ -20,15 +20,14 @@ export class LoginCompletion extends Context.Service<LoginCompletion, {
       const sql = yield* SqlClient.SqlClient
       const sessions = yield* Sessions
       return LoginCompletion.of({
-        finish: (userId) =>
-          Effect.gen(function*() {
-            yield* sql`UPDATE users SET deletion_scheduled_at = NULL, disabled_at = NULL
-                       WHERE id = ${userId} AND (deletion_scheduled_at IS NOT NULL OR disabled_at IS NOT NULL)`.pipe(Effect.orDie)
-            const client = yield* requestClient
-            yield* rememberIp(sql, userId, client.ip)
-            const token = yield* sessions.create(userId, client)
-            return { token, user_id: userId }
-          })
+        finish: Effect.fn("LoginCompletion.finish")(function*(userId) {
+          yield* sql`UPDATE users SET deletion_scheduled_at = NULL, disabled_at = NULL
+                     WHERE id = ${userId} AND (deletion_scheduled_at IS NOT NULL OR disabled_at IS NOT NULL)`.pipe(Effect.orDie)
+          const client = yield* requestClient
+          yield* rememberIp(sql, userId, client.ip)
+          const token = yield* sessions.create(userId, client)
+          return { token, user_id: userId }
+        })
       })
     })
   )

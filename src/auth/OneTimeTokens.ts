@@ -52,32 +52,31 @@ export class OneTimeTokens extends Context.Service<OneTimeTokens, {
         return { userId: row.user_id === null ? null : String(row.user_id), data }
       }
       return OneTimeTokens.of({
-        issue: (kind, userId, ttl, data = {}) =>
-          Effect.gen(function*() {
-            const token = newToken()
-            const millis = Duration.toMillis(Duration.fromInputUnsafe(ttl))
-            yield* sql`INSERT INTO one_time_tokens (token_hash, kind, user_id, data, expires_at)
-                       VALUES (${tokenHash(token)}, ${kind}, ${userId}, ${JSON.stringify(data)}::jsonb,
-                               now() + make_interval(secs => ${millis / 1000}))`
-            return token
-          }).pipe(Effect.orDie),
-        redeem: (kind, token) =>
+        issue: Effect.fn("OneTimeTokens.issue")(function*(kind, userId, ttl, data = {}) {
+          const token = newToken()
+          const millis = Duration.toMillis(Duration.fromInputUnsafe(ttl))
+          yield* sql`INSERT INTO one_time_tokens (token_hash, kind, user_id, data, expires_at)
+                     VALUES (${tokenHash(token)}, ${kind}, ${userId}, ${JSON.stringify(data)}::jsonb,
+                             now() + make_interval(secs => ${millis / 1000}))`
+          return token
+        }, Effect.orDie),
+        redeem: Effect.fn("OneTimeTokens.redeem")((kind, token) =>
           sql<Row>`UPDATE one_time_tokens SET used_at = now()
                    WHERE token_hash = ${tokenHash(token)} AND kind = ${kind} AND used_at IS NULL AND expires_at > now()
-                   RETURNING user_id, data`.pipe(Effect.map(toRedeemed), Effect.orDie),
-        peek: (kind, token) =>
+                   RETURNING user_id, data`.pipe(Effect.map(toRedeemed), Effect.orDie)),
+        peek: Effect.fn("OneTimeTokens.peek")((kind, token) =>
           sql<Row>`SELECT user_id, data FROM one_time_tokens
                    WHERE token_hash = ${tokenHash(token)} AND kind = ${kind} AND used_at IS NULL AND expires_at > now()`.pipe(
             Effect.map(toRedeemed),
             Effect.orDie
-          ),
-        update: (kind, token, data) =>
+          )),
+        update: Effect.fn("OneTimeTokens.update")((kind, token, data) =>
           sql`UPDATE one_time_tokens SET data = ${JSON.stringify(data)}::jsonb
               WHERE token_hash = ${tokenHash(token)} AND kind = ${kind} AND used_at IS NULL AND expires_at > now()
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        revokeAll: (kind, userId) =>
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
+        revokeAll: Effect.fn("OneTimeTokens.revokeAll")((kind, userId) =>
           sql`UPDATE one_time_tokens SET used_at = now()
-              WHERE user_id = ${userId} AND kind = ${kind} AND used_at IS NULL`.pipe(Effect.asVoid, Effect.orDie)
+              WHERE user_id = ${userId} AND kind = ${kind} AND used_at IS NULL`.pipe(Effect.asVoid, Effect.orDie))
       })
     })
   )

@@ -17,11 +17,11 @@ export class Passwords extends Context.Service<Passwords, {
     Passwords,
     Effect.gen(function*() {
       const decoy = yield* Effect.promise(() => argon2.hash("decoy password for unknown accounts", options))
-      const hash = (password: string) => Effect.promise(() => argon2.hash(password, options))
-      const verify = (stored: string | null | undefined, password: string) =>
+      const hash = Effect.fn("Passwords.hash")((password: string) => Effect.promise(() => argon2.hash(password, options)))
+      const verify = Effect.fn("Passwords.verify")((stored: string | null | undefined, password: string) =>
         Effect.promise(() => argon2.verify(stored ?? decoy, password).catch(() => false)).pipe(
           Effect.map((ok) => ok && stored != null)
-        )
+        ))
       return Passwords.of({ hash, verify })
     })
   )

@@ -62,87 +62,84 @@ export class Recovery extends Context.Service<Recovery, {
           return true
         })
 
-      const forgot = (email: string) =>
+      const forgot = Effect.fn("Recovery.forgot")((email: string) =>
         Effect.asVoid(Effect.forkDetach(
           Effect.gen(function*() {
             const user = yield* users.findByEmail(email)
             if (user?.email == null || user.bot) return
             yield* withMailing(sendPasswordReset(user.id, user.email))
           })
-        ))
+        )))
 
-      const reset = (token: string, password: string) =>
-        Effect.gen(function*() {
-          const problems = passwordProblems(password)
-          if (problems.length > 0) return yield* invalidForm(problems)
-          const badToken = invalidField("token", "INVALID_OR_EXPIRED_RESET_TOKEN", "This reset link is invalid or has expired")
-          const redeemed = yield* tokens.redeem("password_reset", token)
-          if (redeemed?.userId == null) return yield* badToken
-          const user = yield* users.findById(redeemed.userId)
-          const sentTo = emailOf(redeemed)
-          if (user === undefined || sentTo === undefined) return yield* badToken
-          // The address the link went to is proven; it is verified only if it is still the account's.
-          const stillCurrent = user.email !== null && user.email.toLowerCase() === sentTo.toLowerCase()
-          if (!(yield* takeOver(user.id, password, stillCurrent ? user.email ?? undefined : undefined))) return yield* badToken
-          return yield* signIn.answer(user.id)
-        })
+      const reset = Effect.fn("Recovery.reset")(function*(token: string, password: string) {
+        const problems = passwordProblems(password)
+        if (problems.length > 0) return yield* invalidForm(problems)
+        const badToken = invalidField("token", "INVALID_OR_EXPIRED_RESET_TOKEN", "This reset link is invalid or has expired")
+        const redeemed = yield* tokens.redeem("password_reset", token)
+        if (redeemed?.userId == null) return yield* badToken
+        const user = yield* users.findById(redeemed.userId)
+        const sentTo = emailOf(redeemed)
+        if (user === undefined || sentTo === undefined) return yield* badToken
+        // The address the link went to is proven; it is verified only if it is still the account's.
+        const stillCurrent = user.email !== null && user.email.toLowerCase() === sentTo.toLowerCase()
+        if (!(yield* takeOver(user.id, password, stillCurrent ? user.email ?? undefined : undefined))) return yield* badToken
+        return yield* signIn.answer(user.id)
+      })
 
-      const revert = (token: string, password: string) =>
-        Effect.gen(function*() {
-          const problems = passwordProblems(password)
-          if (problems.length > 0) return yield* invalidForm(problems)
-          const badToken = invalidField("token", "INVALID_OR_EXPIRED_REVERT_TOKEN", "This link is invalid or has expired")
-          const found = yield* tokens.peek("email_revert", token)
-          const oldEmail = found === undefined ? undefined : emailOf(found)
-          if (found?.userId == null || oldEmail === undefined) return yield* badToken
-          const owner = yield* users.findByEmail(oldEmail)
-          if (owner !== undefined && owner.id !== found.userId) {
-            return yield* invalidField("email", "EMAIL_ALREADY_IN_USE", "That address now belongs to another account")
-          }
-          const redeemed = yield* tokens.redeem("email_revert", token)
-          if (redeemed?.userId == null) return yield* badToken
-          const userId = redeemed.userId
-          if (!(yield* takeOver(userId, password, oldEmail))) return yield* badToken
-          // Whatever change was under way is what is being undone.
-          for (const kind of ["email_change_original", "email_change_new", "email_change_proof", "email_revert"] as const) {
-            yield* tokens.revokeAll(kind, userId)
-          }
-          return yield* signIn.answer(userId)
-        })
+      const revert = Effect.fn("Recovery.revert")(function*(token: string, password: string) {
+        const problems = passwordProblems(password)
+        if (problems.length > 0) return yield* invalidForm(problems)
+        const badToken = invalidField("token", "INVALID_OR_EXPIRED_REVERT_TOKEN", "This link is invalid or has expired")
+        const found = yield* tokens.peek("email_revert", token)
+        const oldEmail = found === undefined ? undefined : emailOf(found)
+        if (found?.userId == null || oldEmail === undefined) return yield* badToken
+        const owner = yield* users.findByEmail(oldEmail)
+        if (owner !== undefined && owner.id !== found.userId) {
+          return yield* invalidField("email", "EMAIL_ALREADY_IN_USE", "That address now belongs to another account")
+        }
+        const redeemed = yield* tokens.redeem("email_revert", token)
+        if (redeemed?.userId == null) return yield* badToken
+        const userId = redeemed.userId
+        if (!(yield* takeOver(userId, password, oldEmail))) return yield* badToken
+        // Whatever change was under way is what is being undone.
+        for (const kind of ["email_change_original", "email_change_new", "email_change_proof", "email_revert"] as const) {
+          yield* tokens.revokeAll(kind, userId)
+        }
+        return yield* signIn.answer(userId)
+      })
 
-      const verify = (token: string) =>
-        Effect.gen(function*() {
-          const badToken = invalidField("token", "INVALID_OR_EXPIRED_VERIFICATION_TOKEN", "This link is invalid or has expired")
-          const redeemed = yield* tokens.redeem("verify_email", token)
-          const sentTo = redeemed === undefined ? undefined : emailOf(redeemed)
-          if (redeemed?.userId == null || sentTo === undefined) return yield* badToken
-          const rows = yield* sql`UPDATE users SET email_verified = true
-                                  WHERE id = ${redeemed.userId} AND lower(email) = lower(${sentTo})
-                                  RETURNING id`.pipe(Effect.orDie)
-          if (rows.length === 0) return yield* badToken
-          return redeemed.userId
-        })
+      const verify = Effect.fn("Recovery.verify")(function*(token: string) {
+        const badToken = invalidField("token", "INVALID_OR_EXPIRED_VERIFICATION_TOKEN", "This link is invalid or has expired")
+        const redeemed = yield* tokens.redeem("verify_email", token)
+        const sentTo = redeemed === undefined ? undefined : emailOf(redeemed)
+        if (redeemed?.userId == null || sentTo === undefined) return yield* badToken
+        const rows = yield* sql`UPDATE users SET email_verified = true
+                                WHERE id = ${redeemed.userId} AND lower(email) = lower(${sentTo})
+                                RETURNING id`.pipe(Effect.orDie)
+        if (rows.length === 0) return yield* badToken
+        return redeemed.userId
+      })
 
-      const resendVerification = (userId: string) =>
-        Effect.gen(function*() {
-          const user = yield* users.findById(userId)
-          if (user?.email == null) {
-            return yield* invalidField("email", "EMAIL_IS_REQUIRED", "The account has no email address")
-          }
-          if (user.email_verified) {
-            return yield* invalidField("email", "ACCOUNT_ALREADY_VERIFIED", "The email address is already verified")
-          }
-          yield* withMailing(sendVerification(user.id, user.email))
-        })
+      const resendVerification = Effect.fn("Recovery.resendVerification")(function*(userId: string) {
+        const user = yield* users.findById(userId)
+        if (user?.email == null) {
+          return yield* invalidField("email", "EMAIL_IS_REQUIRED", "The account has no email address")
+        }
+        if (user.email_verified) {
+          return yield* invalidField("email", "ACCOUNT_ALREADY_VERIFIED", "The email address is already verified")
+        }
+        yield* withMailing(sendVerification(user.id, user.email))
+      })
 
       return Recovery.of({
         forgot,
-        resetTokenValid: (token) => Effect.map(tokens.peek("password_reset", token), (found) => found !== undefined),
+        resetTokenValid: Effect.fn("Recovery.resetTokenValid")((token) =>
+          Effect.map(tokens.peek("password_reset", token), (found) => found !== undefined)),
         reset,
         revert,
         verify,
         resendVerification,
-        welcome: (userId, email) => withMailing(sendVerification(userId, email))
+        welcome: Effect.fn("Recovery.welcome")((userId, email) => withMailing(sendVerification(userId, email)))
       })
     })
   )

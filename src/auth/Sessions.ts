@@ -58,37 +58,40 @@ export class Sessions extends Context.Service<Sessions, {
             data: JSON.stringify({ auth_session_id_hash: Buffer.from(hash).toString("base64url") })
           }), { discard: true })
 
-      const create = (userId: string, client: { ip: string | null; userAgent: string | null }) =>
-        Effect.gen(function*() {
-          const token = newToken()
-          const hash = tokenHash(token)
-          yield* sql`INSERT INTO sessions (token_hash, user_id, client_ip, user_agent)
-                     VALUES (${hash}, ${userId}, ${client.ip}, ${client.userAgent})`
-          yield* announce(userId, [hash])
-          return token
-        }).pipe(Effect.orDie)
+      const create = Effect.fn("Sessions.create")(function*(
+        userId: string,
+        client: { ip: string | null; userAgent: string | null }
+      ) {
+        const token = newToken()
+        const hash = tokenHash(token)
+        yield* sql`INSERT INTO sessions (token_hash, user_id, client_ip, user_agent)
+                   VALUES (${hash}, ${userId}, ${client.ip}, ${client.userAgent})`
+        yield* announce(userId, [hash])
+        return token
+      }, Effect.orDie)
 
-      const resolve = (token: string) =>
-        Effect.suspend(() => {
-          const now = Date.now()
-          const hit = cache.get(token)
-          if (hit !== undefined && hit.until > now) return Effect.succeed<Session | undefined>(hit.session)
-          const hash = tokenHash(token)
-          return sql<{ user_id: string; stale: boolean }>`
-            SELECT user_id, last_used_at < now() - ${TOUCH_AFTER}::interval AS stale
-            FROM sessions WHERE token_hash = ${hash}`.pipe(
-            Effect.tap((rows) => rows[0]?.stale === true ? touch(hash) : Effect.void),
-            Effect.map((rows) => {
-              const row = rows[0]
-              if (row === undefined) return undefined
-              const session: Session = { userId: row.user_id, tokenHash: hash }
-              if (cache.size > 100_000) cache.clear()
-              cache.set(token, { session, until: now + Sessions.cacheMillis })
-              return session
-            }),
-            Effect.orDie
-          )
-        })
+      // On every authenticated request: the span is all Effect.fn adds, and it runs
+      // the body when the effect runs, so the cache is read then (as Effect.suspend did).
+      const resolve = Effect.fn("Sessions.resolve")((token: string) => {
+        const now = Date.now()
+        const hit = cache.get(token)
+        if (hit !== undefined && hit.until > now) return Effect.succeed<Session | undefined>(hit.session)
+        const hash = tokenHash(token)
+        return sql<{ user_id: string; stale: boolean }>`
+          SELECT user_id, last_used_at < now() - ${TOUCH_AFTER}::interval AS stale
+          FROM sessions WHERE token_hash = ${hash}`.pipe(
+          Effect.tap((rows) => rows[0]?.stale === true ? touch(hash) : Effect.void),
+          Effect.map((rows) => {
+            const row = rows[0]
+            if (row === undefined) return undefined
+            const session: Session = { userId: row.user_id, tokenHash: hash }
+            if (cache.size > 100_000) cache.clear()
+            cache.set(token, { session, until: now + Sessions.cacheMillis })
+            return session
+          }),
+          Effect.orDie
+        )
+      })
 
       // Only a cache miss reaches the database, and only a stale row is written:
       // at most one write a minute per session, off the request's path.
@@ -106,26 +109,24 @@ export class Sessions extends Context.Service<Sessions, {
         }
       }
 
-      const revoke = (session: Session) =>
-        Effect.gen(function*() {
-          for (const [token, entry] of cache) {
-            if (entry.session.tokenHash.equals(session.tokenHash)) cache.delete(token)
-          }
-          const gone = yield* sql<{ token_hash: Uint8Array }>`
-            DELETE FROM sessions WHERE token_hash = ${session.tokenHash} RETURNING token_hash`
-          yield* announce(session.userId, gone.map((row) => row.token_hash))
-        }).pipe(Effect.orDie)
+      const revoke = Effect.fn("Sessions.revoke")(function*(session: Session) {
+        for (const [token, entry] of cache) {
+          if (entry.session.tokenHash.equals(session.tokenHash)) cache.delete(token)
+        }
+        const gone = yield* sql<{ token_hash: Uint8Array }>`
+          DELETE FROM sessions WHERE token_hash = ${session.tokenHash} RETURNING token_hash`
+        yield* announce(session.userId, gone.map((row) => row.token_hash))
+      }, Effect.orDie)
 
-      const revokeAllOf = (userId: string) =>
-        Effect.gen(function*() {
-          for (const [token, entry] of cache) {
-            if (entry.session.userId === userId) cache.delete(token)
-          }
-          const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
-          yield* announce(userId, gone.map((row) => row.token_hash))
-        }).pipe(Effect.orDie)
+      const revokeAllOf = Effect.fn("Sessions.revokeAllOf")(function*(userId: string) {
+        for (const [token, entry] of cache) {
+          if (entry.session.userId === userId) cache.delete(token)
+        }
+        const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
+        yield* announce(userId, gone.map((row) => row.token_hash))
+      }, Effect.orDie)
 
-      const list = (userId: string) =>
+      const list = Effect.fn("Sessions.list")((userId: string) =>
         sql<{ token_hash: Uint8Array; client_ip: string | null; user_agent: string | null; created_at: Date | string; last_used_at: Date | string }>`
           SELECT token_hash, client_ip, user_agent, created_at, last_used_at
           FROM sessions WHERE user_id = ${userId} ORDER BY last_used_at DESC, created_at DESC`.pipe(
@@ -139,17 +140,16 @@ export class Sessions extends Context.Service<Sessions, {
             }))
           ),
           Effect.orDie
-        )
+        ))
 
       // Other processes keep a revoked session in their cache for at most `cacheMillis`.
-      const revokeMany = (userId: string, hashes: ReadonlyArray<Buffer>) =>
-        Effect.gen(function*() {
-          if (hashes.length === 0) return
-          evict((session) => session.userId === userId && hashes.some((hash) => hash.equals(session.tokenHash)))
-          const gone = yield* sql<{ token_hash: Uint8Array }>`
-            DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)} RETURNING token_hash`
-          yield* announce(userId, gone.map((row) => row.token_hash))
-        }).pipe(Effect.orDie)
+      const revokeMany = Effect.fn("Sessions.revokeMany")(function*(userId: string, hashes: ReadonlyArray<Buffer>) {
+        if (hashes.length === 0) return
+        evict((session) => session.userId === userId && hashes.some((hash) => hash.equals(session.tokenHash)))
+        const gone = yield* sql<{ token_hash: Uint8Array }>`
+          DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)} RETURNING token_hash`
+        yield* announce(userId, gone.map((row) => row.token_hash))
+      }, Effect.orDie)
 
       return Sessions.of({ create, resolve, revoke, revokeAllOf, list, revokeMany })
     })

@@ -42,32 +42,31 @@ export class SignIn extends Context.Service<SignIn, {
       const tokens = yield* OneTimeTokens
       const completion = yield* LoginCompletion
 
-      const mfaChallenge = (userId: string) =>
-        Effect.gen(function*() {
-          const methods = yield* mfa.methods(userId)
-          if (!methods.totp && !methods.sms && !methods.webauthn) return undefined
-          const ticket = yield* tokens.issue("mfa_ticket", userId, MFA_TICKET_TTL, {})
-          // Backup codes exist alongside TOTP or a security key, and are redeemed through the TOTP step.
-          const allowed = [
-            ...(methods.totp ? ["totp"] : []),
-            ...(methods.totp || methods.webauthn ? ["backup"] : []),
-            ...(methods.sms ? ["sms"] : []),
-            ...(methods.webauthn ? ["webauthn"] : [])
-          ]
-          return {
-            mfa: true,
-            ticket,
-            allowed_methods: allowed,
-            sms: methods.sms,
-            totp: methods.totp,
-            webauthn: methods.webauthn,
-            sms_phone_hint: methods.sms ? methods.phoneHint : null
-          } satisfies MfaRequiredAnswer
-        })
+      const mfaChallenge = Effect.fn("SignIn.mfaChallenge")(function*(userId: string) {
+        const methods = yield* mfa.methods(userId)
+        if (!methods.totp && !methods.sms && !methods.webauthn) return undefined
+        const ticket = yield* tokens.issue("mfa_ticket", userId, MFA_TICKET_TTL, {})
+        // Backup codes exist alongside TOTP or a security key, and are redeemed through the TOTP step.
+        const allowed = [
+          ...(methods.totp ? ["totp"] : []),
+          ...(methods.totp || methods.webauthn ? ["backup"] : []),
+          ...(methods.sms ? ["sms"] : []),
+          ...(methods.webauthn ? ["webauthn"] : [])
+        ]
+        return {
+          mfa: true,
+          ticket,
+          allowed_methods: allowed,
+          sms: methods.sms,
+          totp: methods.totp,
+          webauthn: methods.webauthn,
+          sms_phone_hint: methods.sms ? methods.phoneHint : null
+        } satisfies MfaRequiredAnswer
+      })
 
-      const answer = (userId: string) =>
+      const answer = Effect.fn("SignIn.answer")((userId: string) =>
         Effect.flatMap(mfaChallenge(userId), (challenge): Effect.Effect<LoginAnswer, never, HttpServerRequest.HttpServerRequest> =>
-          challenge === undefined ? completion.finish(userId) : Effect.succeed(challenge))
+          challenge === undefined ? completion.finish(userId) : Effect.succeed(challenge)))
 
       return SignIn.of({ answer, mfaChallenge })
     })

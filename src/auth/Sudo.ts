@@ -70,28 +70,27 @@ export class Sudo extends Context.Service<Sudo, {
         }
       }
 
-      const require = (me: CurrentUser["Service"], proof: SudoProof) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const presented = request.headers[SUDO_HEADER]
-          if (presented !== undefined && holds(me, presented)) return
-          const hasMfa = yield* mfa.hasMfa(me.id)
-          if (hasMfa && proof.mfa_method !== undefined) {
-            if (!(yield* mfa.verify(me.id, proof))) {
-              return yield* invalidField("mfa_code", "INVALID_MFA_CODE", "Invalid two-factor code")
-            }
-          } else if (!hasMfa && proof.password !== undefined) {
-            const user = yield* users.findById(me.id)
-            if (!(yield* passwords.verify(user?.password_hash, proof.password))) {
-              return yield* invalidField("password", "INVALID_PASSWORD", "Password is incorrect")
-            }
-          } else {
-            return yield* sudoModeRequired(hasMfa)
+      const require = Effect.fn("Sudo.require")(function*(me: CurrentUser["Service"], proof: SudoProof) {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const presented = request.headers[SUDO_HEADER]
+        if (presented !== undefined && holds(me, presented)) return
+        const hasMfa = yield* mfa.hasMfa(me.id)
+        if (hasMfa && proof.mfa_method !== undefined) {
+          if (!(yield* mfa.verify(me.id, proof))) {
+            return yield* invalidField("mfa_code", "INVALID_MFA_CODE", "Invalid two-factor code")
           }
-          const token = issue(me)
-          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, SUDO_HEADER, token)))
-        })
+        } else if (!hasMfa && proof.password !== undefined) {
+          const user = yield* users.findById(me.id)
+          if (!(yield* passwords.verify(user?.password_hash, proof.password))) {
+            return yield* invalidField("password", "INVALID_PASSWORD", "Password is incorrect")
+          }
+        } else {
+          return yield* sudoModeRequired(hasMfa)
+        }
+        const token = issue(me)
+        yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+          Effect.succeed(HttpServerResponse.setHeader(response, SUDO_HEADER, token)))
+      })
 
       return Sudo.of({ require })
     }).pipe(Effect.orDie)

@@ -63,95 +63,93 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const application = (guildId: string) =>
+      const application = Effect.fn("DiscoveryRepo.application")((guildId: string) =>
         sql<ApplicationRow>`SELECT d.*, g.nsfw_level FROM guild_discovery d JOIN guilds g ON g.id = d.guild_id
                             WHERE d.guild_id = ${guildId}`.pipe(
           Effect.map((rows) => (rows[0] === undefined ? undefined : toApplication(rows[0]))),
           Effect.orDie
-        )
+        ))
 
-      const apply = (guildId: string, request: DiscoveryApplicationRequest) =>
+      const apply = Effect.fn("DiscoveryRepo.apply")((guildId: string, request: DiscoveryApplicationRequest) =>
         sql`INSERT INTO guild_discovery (guild_id, description, category_type, primary_language, custom_tags)
             VALUES (${guildId}, ${request.description}, ${request.category_type}, ${request.primary_language ?? null},
                     ${[...(request.custom_tags ?? [])]}::text[])
-            ON CONFLICT (guild_id) DO NOTHING RETURNING guild_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+            ON CONFLICT (guild_id) DO NOTHING RETURNING guild_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie))
 
-      const amend = (guildId: string, patch: DiscoveryApplicationPatchRequest) =>
-        Effect.gen(function*() {
-          const columns = {
-            ...(patch.description === undefined ? {} : { description: patch.description }),
-            ...(patch.category_type === undefined ? {} : { category_type: patch.category_type }),
-            ...(patch.primary_language === undefined ? {} : { primary_language: patch.primary_language })
-          }
-          const updated = yield* sql`UPDATE guild_discovery SET applied_at = applied_at
-                                     ${Object.keys(columns).length > 0 ? sql`, ${sql.update(columns)}` : sql``}
-                                     ${patch.custom_tags === undefined ? sql`` : sql`, custom_tags = ${[...patch.custom_tags]}::text[]`}
-                                     WHERE guild_id = ${guildId} AND status = 'pending' RETURNING guild_id`
-          return updated.length === 0 ? undefined : yield* application(guildId)
-        }).pipe(Effect.orDie)
+      const amend = Effect.fn("DiscoveryRepo.amend")(function*(guildId: string, patch: DiscoveryApplicationPatchRequest) {
+        const columns = {
+          ...(patch.description === undefined ? {} : { description: patch.description }),
+          ...(patch.category_type === undefined ? {} : { category_type: patch.category_type }),
+          ...(patch.primary_language === undefined ? {} : { primary_language: patch.primary_language })
+        }
+        const updated = yield* sql`UPDATE guild_discovery SET applied_at = applied_at
+                                   ${Object.keys(columns).length > 0 ? sql`, ${sql.update(columns)}` : sql``}
+                                   ${patch.custom_tags === undefined ? sql`` : sql`, custom_tags = ${[...patch.custom_tags]}::text[]`}
+                                   WHERE guild_id = ${guildId} AND status = 'pending' RETURNING guild_id`
+        return updated.length === 0 ? undefined : yield* application(guildId)
+      }, Effect.orDie)
 
-      const search = (query: DiscoverySearchQuery) =>
-        Effect.gen(function*() {
-          const words = query.query?.trim() ?? ""
-          const text = words === ""
-            ? sql`TRUE`
-            : sql`to_tsvector('simple', g.name || ' ' || d.description || ' ' || array_to_string(d.custom_tags, ' '))
-                  @@ plainto_tsquery('simple', ${words})`
-          const rank = words === ""
-            ? sql`0`
-            : sql`ts_rank(to_tsvector('simple', g.name || ' ' || d.description || ' ' || array_to_string(d.custom_tags, ' ')),
-                          plainto_tsquery('simple', ${words}))`
-          // No presences yet: online_count is 0, so sorting by it falls back to members.
-          const order = query.sort_by === "relevance" && words !== "" ? sql`rank DESC, member_count DESC` : sql`member_count DESC`
-          const rows = yield* sql<ListedRow>`
-            SELECT g.id::text AS id, g.name, g.icon, d.description, d.category_type, d.primary_language, d.custom_tags,
-                   g.features, g.verification_level,
-                   (SELECT count(*) FROM guild_members m WHERE m.guild_id = g.id) AS member_count,
-                   ${rank} AS rank, count(*) OVER () AS total
-            FROM guild_discovery d JOIN guilds g ON g.id = d.guild_id
-            WHERE d.status = 'approved' AND ${text}
-              AND ${query.category === undefined ? sql`TRUE` : sql`d.category_type = ${query.category}`}
-              AND ${query.language === undefined ? sql`TRUE` : sql`d.primary_language = ${query.language}`}
-              AND ${query.tag === undefined ? sql`TRUE` : sql`${query.tag} = ANY (d.custom_tags)`}
-            ORDER BY ${order}, g.id
-            LIMIT ${query.limit ?? 48} OFFSET ${query.offset ?? 0}`
-          return {
-            total: Number(rows[0]?.total ?? 0),
-            guilds: rows.map(({ total: _total, member_count, ...row }): DiscoveryGuild => ({
-              id: row.id,
-              name: row.name,
-              icon: row.icon,
-              description: row.description,
-              category_type: row.category_type,
-              primary_language: row.primary_language,
-              custom_tags: row.custom_tags,
-              member_count: Number(member_count),
-              online_count: 0,
-              features: row.features,
-              verification_level: row.verification_level
-            }))
-          }
-        }).pipe(Effect.orDie)
+      const search = Effect.fn("DiscoveryRepo.search")(function*(query: DiscoverySearchQuery) {
+        const words = query.query?.trim() ?? ""
+        const text = words === ""
+          ? sql`TRUE`
+          : sql`to_tsvector('simple', g.name || ' ' || d.description || ' ' || array_to_string(d.custom_tags, ' '))
+                @@ plainto_tsquery('simple', ${words})`
+        const rank = words === ""
+          ? sql`0`
+          : sql`ts_rank(to_tsvector('simple', g.name || ' ' || d.description || ' ' || array_to_string(d.custom_tags, ' ')),
+                        plainto_tsquery('simple', ${words}))`
+        // No presences yet: online_count is 0, so sorting by it falls back to members.
+        const order = query.sort_by === "relevance" && words !== "" ? sql`rank DESC, member_count DESC` : sql`member_count DESC`
+        const rows = yield* sql<ListedRow>`
+          SELECT g.id::text AS id, g.name, g.icon, d.description, d.category_type, d.primary_language, d.custom_tags,
+                 g.features, g.verification_level,
+                 (SELECT count(*) FROM guild_members m WHERE m.guild_id = g.id) AS member_count,
+                 ${rank} AS rank, count(*) OVER () AS total
+          FROM guild_discovery d JOIN guilds g ON g.id = d.guild_id
+          WHERE d.status = 'approved' AND ${text}
+            AND ${query.category === undefined ? sql`TRUE` : sql`d.category_type = ${query.category}`}
+            AND ${query.language === undefined ? sql`TRUE` : sql`d.primary_language = ${query.language}`}
+            AND ${query.tag === undefined ? sql`TRUE` : sql`${query.tag} = ANY (d.custom_tags)`}
+          ORDER BY ${order}, g.id
+          LIMIT ${query.limit ?? 48} OFFSET ${query.offset ?? 0}`
+        return {
+          total: Number(rows[0]?.total ?? 0),
+          guilds: rows.map(({ total: _total, member_count, ...row }): DiscoveryGuild => ({
+            id: row.id,
+            name: row.name,
+            icon: row.icon,
+            description: row.description,
+            category_type: row.category_type,
+            primary_language: row.primary_language,
+            custom_tags: row.custom_tags,
+            member_count: Number(member_count),
+            online_count: 0,
+            features: row.features,
+            verification_level: row.verification_level
+          }))
+        }
+      }, Effect.orDie)
 
       return DiscoveryRepo.of({
         application,
         apply,
         amend,
-        withdraw: (guildId) =>
+        withdraw: Effect.fn("DiscoveryRepo.withdraw")((guildId) =>
           sql`DELETE FROM guild_discovery WHERE guild_id = ${guildId} RETURNING guild_id`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
-          ),
-        memberCount: (guildId) =>
+          )),
+        memberCount: Effect.fn("DiscoveryRepo.memberCount")((guildId) =>
           sql<{ n: number | string }>`SELECT count(*) AS n FROM guild_members WHERE guild_id = ${guildId}`.pipe(
             Effect.map((rows) => Number(rows[0]?.n ?? 0)),
             Effect.orDie
-          ),
-        isListed: (guildId) =>
+          )),
+        isListed: Effect.fn("DiscoveryRepo.isListed")((guildId) =>
           sql`SELECT 1 FROM guild_discovery WHERE guild_id = ${guildId} AND status = 'approved'`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
-          ),
+          )),
         search
       })
     })

@@ -31,18 +31,18 @@ export class InviteLookup extends Context.Service<InviteLookup, {
     InviteLookup,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const guildOfInvite = (code: string) =>
+      const guildOfInvite = Effect.fn("InviteLookup.guildOfInvite")((code: string) =>
         sql<{ guild_id: string }>`
           SELECT guild_id::text AS guild_id FROM guild_invites WHERE code = ${code}
           UNION ALL SELECT id::text FROM guilds WHERE vanity_url_code = ${code} LIMIT 1`.pipe(
           Effect.map((rows) => rows[0]?.guild_id),
           Effect.orDie
-        )
-      const guildOfChannel = (channelId: string) =>
+        ))
+      const guildOfChannel = Effect.fn("InviteLookup.guildOfChannel")((channelId: string) =>
         sql<{ guild_id: string | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
           Effect.map((rows) => rows[0]?.guild_id ?? undefined),
           Effect.orDie
-        )
+        ))
       const isTaken = (code: string) =>
         sql`SELECT 1 FROM guild_invites WHERE code = ${code} UNION ALL SELECT 1 FROM guilds WHERE vanity_url_code = ${code}
             UNION ALL SELECT 1 FROM pack_invites WHERE code = ${code} LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
@@ -51,7 +51,11 @@ export class InviteLookup extends Context.Service<InviteLookup, {
         const code = randomInviteCode()
         return Effect.flatMap(isTaken(code), (taken) => (taken ? newCode : Effect.succeed(code)))
       })
-      return InviteLookup.of({ guildOfInvite, guildOfChannel, newCode })
+      return InviteLookup.of({
+        guildOfInvite,
+        guildOfChannel,
+        newCode: newCode.pipe(Effect.withSpan("InviteLookup.newCode"))
+      })
     })
   )
 }

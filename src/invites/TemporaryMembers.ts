@@ -36,12 +36,12 @@ export class TemporaryMembers extends Context.Service<TemporaryMembers, {
           Effect.catch((e) => Effect.logWarning("temporary membership not ended", guildId, e))
         )
 
-      const wentOffline = (userId: string) =>
+      const wentOffline = Effect.fn("TemporaryMembers.wentOffline")((userId: string) =>
         sql<{ readonly guild_id: string }>`
           SELECT guild_id::text AS guild_id FROM guild_members WHERE user_id = ${userId} AND temporary`.pipe(
           Effect.flatMap((rows) => Effect.forEach(rows, (row) => endIn(userId, row.guild_id), { discard: true })),
           Effect.catch((e) => Effect.logWarning("temporary memberships not looked up", userId, e))
-        )
+        ))
 
       return TemporaryMembers.of({ wentOffline })
     })

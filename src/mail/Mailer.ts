@@ -26,18 +26,18 @@ export class Mailer extends Context.Service<Mailer, {
     Layer.sync(Mailer, () => {
       const transport = createTransport(url)
       return Mailer.of({
-        send: (mail) =>
+        send: Effect.fn("Mailer.send")((mail) =>
           Effect.tryPromise({
             try: () => transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text }),
             catch: (cause) => new MailError({ message: `SMTP delivery to ${mail.to} failed: ${String(cause)}` })
-          }).pipe(Effect.asVoid)
+          }).pipe(Effect.asVoid))
       })
     })
 
   static readonly layerOutbox = (directory: string, from: string) =>
     Layer.sync(Mailer, () =>
       Mailer.of({
-        send: (mail) =>
+        send: Effect.fn("Mailer.send")((mail) =>
           Effect.tryPromise({
             try: async () => {
               await Fs.mkdir(directory, { recursive: true })
@@ -46,7 +46,7 @@ export class Mailer extends Context.Service<Mailer, {
               await Fs.writeFile(Path.join(directory, name), body, { flag: "wx" })
             },
             catch: (cause) => new MailError({ message: `cannot write to the outbox ${directory}: ${String(cause)}` })
-          })
+          }))
       }))
 
   static readonly layer = Layer.unwrap(

@@ -36,7 +36,7 @@ export class MediaStore extends Context.Service<MediaStore, {
   /** On local disk under `root`, fanned out by the first two hex digits of the hash. */
   static readonly local = (root: string) => {
     const pathOf = (hash: string) => Path.join(root, hash.slice(0, 2), hash)
-    const put = (bytes: Uint8Array) =>
+    const put = Effect.fn("MediaStore.put")((bytes: Uint8Array) =>
       Effect.promise(async () => {
         const hash = hashOf(bytes)
         const target = pathOf(hash)
@@ -49,8 +49,8 @@ export class MediaStore extends Context.Service<MediaStore, {
           await Fs.rename(partial, target)
         }
         return hash
-      })
-    const putFile = (path: string, hash: string) =>
+      }))
+    const putFile = Effect.fn("MediaStore.putFile")((path: string, hash: string) =>
       Effect.promise(async () => {
         const target = pathOf(hash)
         if (await Fs.stat(target).then(() => true, () => false)) return
@@ -59,8 +59,8 @@ export class MediaStore extends Context.Service<MediaStore, {
         // A rename when the file is on the same disk; a copy when it is not (EXDEV).
         await Fs.rename(path, partial).catch(() => Fs.copyFile(path, partial))
         await Fs.rename(partial, target)
-      })
-    const get = (hash: string) =>
+      }))
+    const get = Effect.fn("MediaStore.get")((hash: string) =>
       MEDIA_HASH.test(hash)
         ? Effect.promise(() =>
           Fs.readFile(pathOf(hash)).then(
@@ -71,7 +71,7 @@ export class MediaStore extends Context.Service<MediaStore, {
             }
           )
         )
-        : Effect.succeed(undefined)
+        : Effect.succeed(undefined))
     return MediaStore.of({ put, putFile, get })
   }
 

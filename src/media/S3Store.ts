@@ -65,34 +65,32 @@ export const s3Store = (settings: MediaS3Settings) => {
     new ObjectStoreError({ message: `${method} ${hash} answered ${reply.status} ${errorCodeOf(reply) ?? ""}`.trimEnd() })
 
   /** Content-addressed: an object already under its hash is the same bytes, so it is not sent again. */
-  const put = (bytes: Uint8Array) =>
-    Effect.gen(function*() {
-      const hash = hashOf(bytes)
-      const head = yield* send("HEAD", hash)
-      if (head.status === 200) return hash
-      if (head.status !== 404) return yield* refused("HEAD", hash, head)
-      const stored = yield* send("PUT", hash, bytes)
-      if (stored.status !== 200) return yield* refused("PUT", hash, stored)
-      return hash
-    })
+  const put = Effect.fn("MediaStore.put")(function*(bytes: Uint8Array) {
+    const hash = hashOf(bytes)
+    const head = yield* send("HEAD", hash)
+    if (head.status === 200) return hash
+    if (head.status !== 404) return yield* refused("HEAD", hash, head)
+    const stored = yield* send("PUT", hash, bytes)
+    if (stored.status !== 200) return yield* refused("PUT", hash, stored)
+    return hash
+  })
 
   /** `put` of a file whose SHA-256 is `hash`, streamed from disk. */
-  const putFile = (path: string, hash: string, size: number) =>
-    Effect.gen(function*() {
-      const head = yield* send("HEAD", hash)
-      if (head.status === 200) return
-      if (head.status !== 404) return yield* refused("HEAD", hash, head)
-      const stored = yield* send("PUT", hash, { path, size })
-      if (stored.status !== 200) return yield* refused("PUT", hash, stored)
-    })
+  const putFile = Effect.fn("MediaStore.putFile")(function*(path: string, hash: string, size: number) {
+    const head = yield* send("HEAD", hash)
+    if (head.status === 200) return
+    if (head.status !== 404) return yield* refused("HEAD", hash, head)
+    const stored = yield* send("PUT", hash, { path, size })
+    if (stored.status !== 200) return yield* refused("PUT", hash, stored)
+  })
 
-  const get = (hash: string) =>
+  const get = Effect.fn("MediaStore.get")((hash: string) =>
     MEDIA_HASH.test(hash)
       ? Effect.flatMap(send("GET", hash), (reply) => {
         if (reply.status === 200) return Effect.succeed<Uint8Array | undefined>(reply.body)
         return reply.status === 404 ? Effect.succeed(undefined) : Effect.fail(refused("GET", hash, reply))
       })
-      : Effect.succeed(undefined)
+      : Effect.succeed(undefined))
 
   return { put, putFile, get }
 }

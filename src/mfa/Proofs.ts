@@ -29,8 +29,8 @@ export class MfaProofs extends Context.Service<MfaProofs, {
 }>()("guildhall/MfaProofs") {
   /** Before any MFA method can be enrolled nobody has one, and no proof is valid. */
   static readonly layerNone = Layer.succeed(MfaProofs, MfaProofs.of({
-    methods: () => Effect.succeed({ totp: false, sms: false, webauthn: false, phoneHint: null }),
-    hasMfa: () => Effect.succeed(false),
-    verify: () => Effect.succeed(false)
+    methods: Effect.fn("MfaProofs.methods")(() => Effect.succeed({ totp: false, sms: false, webauthn: false, phoneHint: null })),
+    hasMfa: Effect.fn("MfaProofs.hasMfa")(() => Effect.succeed(false)),
+    verify: Effect.fn("MfaProofs.verify")(() => Effect.succeed(false))
   }))
 }

@@ -98,7 +98,7 @@ export class MfaRepo extends Context.Service<MfaRepo, {
         }))
 
       return MfaRepo.of({
-        state: (userId) =>
+        state: Effect.fn("MfaRepo.state")((userId) =>
           sql<{
             totp_secret: string | null
             totp_last_step: string | null
@@ -122,70 +122,71 @@ export class MfaRepo extends Context.Service<MfaRepo, {
               }
             }),
             Effect.orDie
-          ),
-        enableTotp: (userId, secret, step, backupCodes) =>
+          )),
+        enableTotp: Effect.fn("MfaRepo.enableTotp")((userId, secret, step, backupCodes) =>
           sql.withTransaction(Effect.gen(function*() {
             yield* sql`INSERT INTO user_mfa (user_id, totp_secret, totp_enabled_at, totp_last_step)
                        VALUES (${userId}, ${secret}, now(), ${step})
                        ON CONFLICT (user_id) DO UPDATE
                        SET totp_secret = EXCLUDED.totp_secret, totp_enabled_at = now(), totp_last_step = EXCLUDED.totp_last_step`
             yield* replaceBackupCodes(userId, backupCodes)
-          })).pipe(Effect.orDie),
-        disableTotp: (userId) =>
+          })).pipe(Effect.orDie)),
+        disableTotp: Effect.fn("MfaRepo.disableTotp")((userId) =>
           sql.withTransaction(Effect.gen(function*() {
             yield* sql`UPDATE user_mfa SET totp_secret = NULL, totp_enabled_at = NULL, sms_enabled_at = NULL WHERE user_id = ${userId}`
             yield* dropOrphanBackupCodes(userId)
-          })).pipe(Effect.orDie),
-        useTotpStep: (userId, step) =>
+          })).pipe(Effect.orDie)),
+        useTotpStep: Effect.fn("MfaRepo.useTotpStep")((userId, step) =>
           sql`UPDATE user_mfa SET totp_last_step = ${step}
               WHERE user_id = ${userId} AND totp_secret IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < ${step})
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        backupCodes: (userId) =>
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
+        backupCodes: Effect.fn("MfaRepo.backupCodes")((userId) =>
           sql<{ code: string; consumed_at: Date | string | null }>`
             SELECT code, consumed_at FROM mfa_backup_codes WHERE user_id = ${userId} ORDER BY created_at, code`.pipe(
             Effect.map((rows) => rows.map((row) => ({ code: row.code, consumed: row.consumed_at !== null }))),
             Effect.orDie
-          ),
-        replaceBackupCodes: (userId, codes) => replaceBackupCodes(userId, codes).pipe(Effect.orDie),
-        useBackupCode: (userId, code) =>
+          )),
+        replaceBackupCodes: Effect.fn("MfaRepo.replaceBackupCodes")((userId, codes) =>
+          replaceBackupCodes(userId, codes).pipe(Effect.orDie)),
+        useBackupCode: Effect.fn("MfaRepo.useBackupCode")((userId, code) =>
           sql`UPDATE mfa_backup_codes SET consumed_at = now()
               WHERE user_id = ${userId} AND code = ${code} AND consumed_at IS NULL
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        setSms: (userId, enabled) =>
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
+        setSms: Effect.fn("MfaRepo.setSms")((userId, enabled) =>
           sql`INSERT INTO user_mfa (user_id, sms_enabled_at) VALUES (${userId}, ${enabled ? new Date() : null})
-              ON CONFLICT (user_id) DO UPDATE SET sms_enabled_at = EXCLUDED.sms_enabled_at`.pipe(Effect.asVoid, Effect.orDie),
-        credentials: (userId) =>
+              ON CONFLICT (user_id) DO UPDATE SET sms_enabled_at = EXCLUDED.sms_enabled_at`.pipe(Effect.asVoid, Effect.orDie)),
+        credentials: Effect.fn("MfaRepo.credentials")((userId) =>
           sql<CredentialRow>`SELECT * FROM webauthn_credentials WHERE user_id = ${userId} ORDER BY created_at, credential_id`.pipe(
             Effect.map((rows) => rows.map(toCredential)),
             Effect.orDie
-          ),
-        credential: (credentialId) =>
+          )),
+        credential: Effect.fn("MfaRepo.credential")((credentialId) =>
           sql<CredentialRow>`SELECT * FROM webauthn_credentials WHERE credential_id = ${credentialId}`.pipe(
             Effect.map((rows) => rows[0] === undefined ? undefined : toCredential(rows[0])),
             Effect.orDie
-          ),
-        insertCredential: (c) =>
+          )),
+        insertCredential: Effect.fn("MfaRepo.insertCredential")((c) =>
           sql`INSERT INTO webauthn_credentials (credential_id, user_id, public_key, counter, transports, name)
               VALUES (${c.credentialId}, ${c.userId}, ${Buffer.from(c.publicKey)}, ${c.counter}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(c.transports)}::jsonb)), ${c.name})
               ON CONFLICT (credential_id) DO NOTHING
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        renameCredential: (userId, credentialId, name) =>
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
+        renameCredential: Effect.fn("MfaRepo.renameCredential")((userId, credentialId, name) =>
           sql`UPDATE webauthn_credentials SET name = ${name}
               WHERE user_id = ${userId} AND credential_id = ${credentialId}
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        deleteCredential: (userId, credentialId) =>
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
+        deleteCredential: Effect.fn("MfaRepo.deleteCredential")((userId, credentialId) =>
           sql.withTransaction(Effect.gen(function*() {
             const rows = yield* sql`DELETE FROM webauthn_credentials
                                     WHERE user_id = ${userId} AND credential_id = ${credentialId} RETURNING 1`
             yield* dropOrphanBackupCodes(userId)
             return rows.length === 1
-          })).pipe(Effect.orDie),
-        useCredential: (credentialId, counter) =>
+          })).pipe(Effect.orDie)),
+        useCredential: Effect.fn("MfaRepo.useCredential")((credentialId, counter) =>
           sql`UPDATE webauthn_credentials SET counter = ${counter}, last_used_at = now()
               WHERE credential_id = ${credentialId} AND (counter < ${counter} OR (counter = 0 AND ${counter} = 0))
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
         // Counted before the proof is checked, in one statement: parallel guesses cannot outrun the limit.
-        attemptTicket: (ticketHash, max) =>
+        attemptTicket: Effect.fn("MfaRepo.attemptTicket")((ticketHash, max) =>
           sql<{ user_id: string | null }>`
             UPDATE one_time_tokens
             SET data = jsonb_set(data, '{attempts}', to_jsonb(COALESCE((data->>'attempts')::int, 0) + 1))
@@ -194,7 +195,7 @@ export class MfaRepo extends Context.Service<MfaRepo, {
             RETURNING user_id`.pipe(
             Effect.map((rows) => (rows[0]?.user_id == null ? undefined : String(rows[0].user_id))),
             Effect.orDie
-          )
+          ))
       })
     })
   )

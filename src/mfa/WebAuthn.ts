@@ -131,66 +131,69 @@ export class WebAuthnCeremonies extends Context.Service<WebAuthnCeremonies, {
             ? Effect.fail(expired())
             : Effect.void)
 
-      const registrationOptions = (userId: string) =>
-        Effect.gen(function*() {
-          const user = yield* users.findById(userId)
-          if (user === undefined) return yield* invalidCredential("Unknown user")
-          const existing = yield* repo.credentials(userId)
-          if (existing.length >= MAX_CREDENTIALS) {
-            return yield* new BadRequest({
-              code: "WEBAUTHN_CREDENTIAL_LIMIT_REACHED",
-              message: `At most ${MAX_CREDENTIALS} security keys and passkeys per account`
-            })
-          }
-          const challenge = yield* newChallenge("register", userId)
-          const options = yield* Effect.promise(() =>
-            generateRegistrationOptions({
-              rpName: config.webauthnRpName,
-              rpID: config.webauthnRpId,
-              userName: user.email ?? `${user.username}#${user.discriminator}`,
-              userDisplayName: user.global_name ?? user.username,
-              userID: userHandleOf(userId),
-              challenge,
-              timeout: TIMEOUT_MILLIS,
-              attestationType: "none",
-              excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: [...c.transports] })),
-              // Discoverable when the authenticator can: the same key then also signs in without a password.
-              authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" }
-            })
-          )
-          return asJson(options)
-        })
+      const registrationOptions = Effect.fn("WebAuthnCeremonies.registrationOptions")(function*(userId: string) {
+        const user = yield* users.findById(userId)
+        if (user === undefined) return yield* invalidCredential("Unknown user")
+        const existing = yield* repo.credentials(userId)
+        if (existing.length >= MAX_CREDENTIALS) {
+          return yield* new BadRequest({
+            code: "WEBAUTHN_CREDENTIAL_LIMIT_REACHED",
+            message: `At most ${MAX_CREDENTIALS} security keys and passkeys per account`
+          })
+        }
+        const challenge = yield* newChallenge("register", userId)
+        const options = yield* Effect.promise(() =>
+          generateRegistrationOptions({
+            rpName: config.webauthnRpName,
+            rpID: config.webauthnRpId,
+            userName: user.email ?? `${user.username}#${user.discriminator}`,
+            userDisplayName: user.global_name ?? user.username,
+            userID: userHandleOf(userId),
+            challenge,
+            timeout: TIMEOUT_MILLIS,
+            attestationType: "none",
+            excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: [...c.transports] })),
+            // Discoverable when the authenticator can: the same key then also signs in without a password.
+            authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" }
+          })
+        )
+        return asJson(options)
+      })
 
-      const register = (userId: string, challenge: string, response: RegistrationResponse, name: string) =>
-        Effect.gen(function*() {
-          yield* redeem("register", userId, challenge)
-          const verified = yield* Effect.tryPromise({
-            try: () =>
-              verifyRegistrationResponse({
-                response: toRegistrationJson(response),
-                expectedChallenge: challenge,
-                expectedOrigin,
-                expectedRPID: config.webauthnRpId,
-                // A second factor needs presence; passwordless login asks for verification when it is used.
-                requireUserVerification: false
-              }),
-            catch: (cause) => invalidCredential(`The security key's response does not verify: ${cause instanceof Error ? cause.message : "invalid"}`)
-          })
-          if (!verified.verified) return yield* invalidCredential("The security key's response does not verify")
-          if ((yield* repo.credentials(userId)).length >= MAX_CREDENTIALS) {
-            return yield* new BadRequest({ code: "WEBAUTHN_CREDENTIAL_LIMIT_REACHED", message: `At most ${MAX_CREDENTIALS} security keys and passkeys per account` })
-          }
-          const { credential } = verified.registrationInfo
-          const inserted = yield* repo.insertCredential({
-            credentialId: credential.id,
-            userId,
-            publicKey: credential.publicKey,
-            counter: credential.counter,
-            transports: credential.transports ?? response.response.transports ?? [],
-            name
-          })
-          if (!inserted) return yield* invalidCredential("This security key is registered already")
+      const register = Effect.fn("WebAuthnCeremonies.register")(function*(
+        userId: string,
+        challenge: string,
+        response: RegistrationResponse,
+        name: string
+      ) {
+        yield* redeem("register", userId, challenge)
+        const verified = yield* Effect.tryPromise({
+          try: () =>
+            verifyRegistrationResponse({
+              response: toRegistrationJson(response),
+              expectedChallenge: challenge,
+              expectedOrigin,
+              expectedRPID: config.webauthnRpId,
+              // A second factor needs presence; passwordless login asks for verification when it is used.
+              requireUserVerification: false
+            }),
+          catch: (cause) => invalidCredential(`The security key's response does not verify: ${cause instanceof Error ? cause.message : "invalid"}`)
         })
+        if (!verified.verified) return yield* invalidCredential("The security key's response does not verify")
+        if ((yield* repo.credentials(userId)).length >= MAX_CREDENTIALS) {
+          return yield* new BadRequest({ code: "WEBAUTHN_CREDENTIAL_LIMIT_REACHED", message: `At most ${MAX_CREDENTIALS} security keys and passkeys per account` })
+        }
+        const { credential } = verified.registrationInfo
+        const inserted = yield* repo.insertCredential({
+          credentialId: credential.id,
+          userId,
+          publicKey: credential.publicKey,
+          counter: credential.counter,
+          transports: credential.transports ?? response.response.transports ?? [],
+          name
+        })
+        if (!inserted) return yield* invalidCredential("This security key is registered already")
+      })
 
       const optionsFor = (credentials: ReadonlyArray<StoredCredential> | undefined, challenge: Uint8Array<ArrayBuffer>, userVerification: "preferred" | "required") =>
         Effect.promise(() =>
@@ -203,49 +206,56 @@ export class WebAuthnCeremonies extends Context.Service<WebAuthnCeremonies, {
           })
         ).pipe(Effect.map(asJson))
 
-      const authenticationOptions = (purpose: "mfa" | "sudo", userId: string) =>
-        Effect.gen(function*() {
-          const credentials = yield* repo.credentials(userId)
-          if (credentials.length === 0) {
-            return yield* new BadRequest({ code: "TWO_FA_NOT_ENABLED", message: "No security key or passkey is registered" })
-          }
-          return yield* optionsFor(credentials, yield* newChallenge(purpose, userId), "preferred")
-        })
+      const authenticationOptions = Effect.fn("WebAuthnCeremonies.authenticationOptions")(function*(
+        purpose: "mfa" | "sudo",
+        userId: string
+      ) {
+        const credentials = yield* repo.credentials(userId)
+        if (credentials.length === 0) {
+          return yield* new BadRequest({ code: "TWO_FA_NOT_ENABLED", message: "No security key or passkey is registered" })
+        }
+        return yield* optionsFor(credentials, yield* newChallenge(purpose, userId), "preferred")
+      })
 
       const passwordlessOptions = Effect.flatMap(newChallenge("passwordless", null), (challenge) => optionsFor(undefined, challenge, "required"))
+        .pipe(Effect.withSpan("WebAuthnCeremonies.passwordlessOptions"))
 
-      const verifyAssertion = (purpose: AssertionPurpose, userId: string | null, challenge: string, response: AuthenticationResponse) =>
-        Effect.gen(function*() {
-          yield* redeem(purpose, userId, challenge)
-          const credential = yield* repo.credential(response.id)
-          if (credential === undefined || (userId !== null && credential.userId !== userId)) {
-            return yield* invalidCredential("This security key is not registered to the account")
-          }
-          const counter = signCount(response.response.authenticatorData)
-          if (counter === undefined) return yield* invalidCredential("Malformed authenticator data")
-          if ((counter > 0 || credential.counter > 0) && counter <= credential.counter) return yield* counterWentBack()
-          const passwordless = purpose === "passwordless"
-          if (passwordless && response.response.userHandle != null &&
-            Buffer.from(response.response.userHandle, "base64url").toString("utf8") !== credential.userId) {
-            return yield* invalidCredential("The passkey belongs to another account")
-          }
-          const verified = yield* Effect.tryPromise({
-            try: () =>
-              verifyAuthenticationResponse({
-                response: toAuthenticationJson(response),
-                expectedChallenge: challenge,
-                expectedOrigin,
-                expectedRPID: config.webauthnRpId,
-                credential: { id: credential.credentialId, publicKey: new Uint8Array(credential.publicKey), counter: credential.counter, transports: [...credential.transports] },
-                // Without a password the key is the only factor: it must have verified the person too.
-                requireUserVerification: passwordless
-              }),
-            catch: (cause) => invalidCredential(`The security key's response does not verify: ${cause instanceof Error ? cause.message : "invalid"}`)
-          })
-          if (!verified.verified) return yield* invalidCredential("The security key's response does not verify")
-          if (!(yield* repo.useCredential(credential.credentialId, verified.authenticationInfo.newCounter))) return yield* counterWentBack()
-          return credential.userId
+      const verifyAssertion = Effect.fn("WebAuthnCeremonies.verifyAssertion")(function*(
+        purpose: AssertionPurpose,
+        userId: string | null,
+        challenge: string,
+        response: AuthenticationResponse
+      ) {
+        yield* redeem(purpose, userId, challenge)
+        const credential = yield* repo.credential(response.id)
+        if (credential === undefined || (userId !== null && credential.userId !== userId)) {
+          return yield* invalidCredential("This security key is not registered to the account")
+        }
+        const counter = signCount(response.response.authenticatorData)
+        if (counter === undefined) return yield* invalidCredential("Malformed authenticator data")
+        if ((counter > 0 || credential.counter > 0) && counter <= credential.counter) return yield* counterWentBack()
+        const passwordless = purpose === "passwordless"
+        if (passwordless && response.response.userHandle != null &&
+          Buffer.from(response.response.userHandle, "base64url").toString("utf8") !== credential.userId) {
+          return yield* invalidCredential("The passkey belongs to another account")
+        }
+        const verified = yield* Effect.tryPromise({
+          try: () =>
+            verifyAuthenticationResponse({
+              response: toAuthenticationJson(response),
+              expectedChallenge: challenge,
+              expectedOrigin,
+              expectedRPID: config.webauthnRpId,
+              credential: { id: credential.credentialId, publicKey: new Uint8Array(credential.publicKey), counter: credential.counter, transports: [...credential.transports] },
+              // Without a password the key is the only factor: it must have verified the person too.
+              requireUserVerification: passwordless
+            }),
+          catch: (cause) => invalidCredential(`The security key's response does not verify: ${cause instanceof Error ? cause.message : "invalid"}`)
         })
+        if (!verified.verified) return yield* invalidCredential("The security key's response does not verify")
+        if (!(yield* repo.useCredential(credential.credentialId, verified.authenticationInfo.newCounter))) return yield* counterWentBack()
+        return credential.userId
+      })
 
       return WebAuthnCeremonies.of({ registrationOptions, register, authenticationOptions, passwordlessOptions, verifyAssertion })
     })

@@ -13,26 +13,26 @@ export class NotesRepo extends Context.Service<NotesRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return NotesRepo.of({
-        list: (userId) =>
+        list: Effect.fn("NotesRepo.list")((userId) =>
           sql<{ target_id: string; note: string }>`
             SELECT target_id, note FROM user_notes WHERE user_id = ${userId} ORDER BY target_id`.pipe(
             Effect.map((rows) => Object.fromEntries(rows.map((r) => [String(r.target_id), r.note]))),
             Effect.orDie
-          ),
-        get: (userId, targetId) =>
+          )),
+        get: Effect.fn("NotesRepo.get")((userId, targetId) =>
           sql<{ note: string }>`SELECT note FROM user_notes WHERE user_id = ${userId} AND target_id = ${targetId}`.pipe(
             Effect.map((rows) => rows[0]?.note),
             Effect.orDie
-          ),
-        set: (userId, targetId, note) =>
+          )),
+        set: Effect.fn("NotesRepo.set")((userId, targetId, note) =>
           sql`
             INSERT INTO user_notes (user_id, target_id, note) VALUES (${userId}, ${targetId}, ${note})
             ON CONFLICT (user_id, target_id) DO UPDATE SET note = EXCLUDED.note, updated_at = now()`.pipe(
             Effect.asVoid,
             Effect.orDie
-          ),
-        remove: (userId, targetId) =>
-          sql`DELETE FROM user_notes WHERE user_id = ${userId} AND target_id = ${targetId}`.pipe(Effect.asVoid, Effect.orDie)
+          )),
+        remove: Effect.fn("NotesRepo.remove")((userId, targetId) =>
+          sql`DELETE FROM user_notes WHERE user_id = ${userId} AND target_id = ${targetId}`.pipe(Effect.asVoid, Effect.orDie))
       })
     })
   )

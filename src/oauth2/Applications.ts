@@ -46,51 +46,50 @@ export class Applications extends Context.Service<Applications, {
       const bots = yield* BotTokens
       const snowflakes = yield* Snowflakes
 
-      const find = (id: string) =>
-        Effect.flatMap(repo.find(id), (row) => row === undefined ? Effect.fail(unknownApplication()) : Effect.succeed(row))
+      const find = Effect.fn("Applications.find")((id: string) =>
+        Effect.flatMap(repo.find(id), (row) => row === undefined ? Effect.fail(unknownApplication()) : Effect.succeed(row)))
 
-      const owned = (ownerId: string, id: string) =>
-        Effect.flatMap(find(id), (row) => row.owner_id === ownerId ? Effect.succeed(row) : Effect.fail(notOwned()))
+      const owned = Effect.fn("Applications.owned")((ownerId: string, id: string) =>
+        Effect.flatMap(find(id), (row) => row.owner_id === ownerId ? Effect.succeed(row) : Effect.fail(notOwned())))
 
-      const create = (ownerId: string, request: ApplicationCreateRequest) =>
-        Effect.gen(function*() {
-          if ((yield* repo.ownedBy(ownerId)).length >= MAX_APPLICATIONS) {
-            return yield* new BadRequest({ code: "MAX_APPLICATIONS", message: `Maximum number of applications reached (${MAX_APPLICATIONS})` })
-          }
-          const id = snowflakes.next()
-          const clientSecret = newToken()
-          const clientSecretHash = yield* passwords.hash(clientSecret)
-          const bot = yield* bots.issue(id)
-          const username = botUsername(request.name)
-          // Another account may take the tag between the look and the insert: look again.
-          for (let tries = 0; tries < 3; tries++) {
-            const discriminator = freeDiscriminator(yield* users.takenDiscriminators(username))
-            if (discriminator === undefined) break
-            const inserted = yield* repo.insert({
-              id,
-              ownerId,
-              name: request.name,
-              botPublic: request.bot_public ?? true,
-              botRequireCodeGrant: request.bot_require_code_grant ?? false,
-              redirectUris: request.redirect_uris ?? [],
-              clientSecretHash,
-              botTokenHash: bot.hash,
-              botUsername: username,
-              botDiscriminator: discriminator
-            })
-            if (inserted) return applicationView(yield* find(id).pipe(Effect.orDie), { clientSecret, botToken: bot.token })
-          }
-          return yield* new BadRequest({ code: "BOT_USER_GENERATION_FAILED", message: "No free tag for the bot's name; choose another name" })
-        })
+      const create = Effect.fn("Applications.create")(function*(ownerId: string, request: ApplicationCreateRequest) {
+        if ((yield* repo.ownedBy(ownerId)).length >= MAX_APPLICATIONS) {
+          return yield* new BadRequest({ code: "MAX_APPLICATIONS", message: `Maximum number of applications reached (${MAX_APPLICATIONS})` })
+        }
+        const id = snowflakes.next()
+        const clientSecret = newToken()
+        const clientSecretHash = yield* passwords.hash(clientSecret)
+        const bot = yield* bots.issue(id)
+        const username = botUsername(request.name)
+        // Another account may take the tag between the look and the insert: look again.
+        for (let tries = 0; tries < 3; tries++) {
+          const discriminator = freeDiscriminator(yield* users.takenDiscriminators(username))
+          if (discriminator === undefined) break
+          const inserted = yield* repo.insert({
+            id,
+            ownerId,
+            name: request.name,
+            botPublic: request.bot_public ?? true,
+            botRequireCodeGrant: request.bot_require_code_grant ?? false,
+            redirectUris: request.redirect_uris ?? [],
+            clientSecretHash,
+            botTokenHash: bot.hash,
+            botUsername: username,
+            botDiscriminator: discriminator
+          })
+          if (inserted) return applicationView(yield* find(id).pipe(Effect.orDie), { clientSecret, botToken: bot.token })
+        }
+        return yield* new BadRequest({ code: "BOT_USER_GENERATION_FAILED", message: "No free tag for the bot's name; choose another name" })
+      })
 
-      const update = (id: string, changes: ApplicationChanges) => Effect.andThen(repo.update(id, changes), find(id))
+      const update = Effect.fn("Applications.update")((id: string, changes: ApplicationChanges) =>
+        Effect.andThen(repo.update(id, changes), find(id)))
 
-      const resetClientSecret = (id: string) =>
-        Effect.gen(function*() {
-          const secret = newToken()
-          yield* repo.update(id, { client_secret_hash: yield* passwords.hash(secret) })
-          return secret
-        })
+      const resetClientSecret = Effect.fn("Applications.resetClientSecret")(function*(id: string) {
+        const secret = newToken()
+        yield* repo.update(id, { client_secret_hash: yield* passwords.hash(secret) })
+        return secret
+      })
 
       return Applications.of({ create, find, owned, update, resetClientSecret })
     })

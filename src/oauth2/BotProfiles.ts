@@ -41,25 +41,24 @@ export class BotProfiles extends Context.Service<BotProfiles, {
           return free === undefined ? yield* tagTaken() : free
         })
 
-      const update = (row: ApplicationRow, request: BotProfileUpdateRequest) =>
-        Effect.gen(function*() {
-          if (request.bot_flags !== undefined && (request.bot_flags & ~BOT_FLAGS) !== 0) {
-            return yield* new BadRequest({ code: "INVALID_BOT_FLAG", message: "Bot flags are FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32)" })
-          }
-          const problems: Array<FieldError> = []
-          const image = imageFieldHash(problems)
-          const avatar = image(request.avatar, "avatar")
-          const banner = image(request.banner, "banner")
-          if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
+      const update = Effect.fn("BotProfiles.update")(function*(row: ApplicationRow, request: BotProfileUpdateRequest) {
+        if (request.bot_flags !== undefined && (request.bot_flags & ~BOT_FLAGS) !== 0) {
+          return yield* new BadRequest({ code: "INVALID_BOT_FLAG", message: "Bot flags are FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32)" })
+        }
+        const problems: Array<FieldError> = []
+        const image = imageFieldHash(problems)
+        const avatar = image(request.avatar, "avatar")
+        const banner = image(request.banner, "banner")
+        if (problems.length > 0) return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
 
-          const named = request.discriminator === undefined ? undefined : formatDiscriminator(Number(request.discriminator))
-          const tag = request.username === undefined && named === undefined
-            ? {}
-            : { username: request.username ?? row.username, discriminator: yield* settleTag(row, request.username ?? row.username, named) }
-          const changed = yield* users.update(row.id, { ...tag, avatar, banner, bio: cleared(request.bio) })
-          if (!changed) return yield* tagTaken()
-          if (request.bot_flags !== undefined) yield* applications.update(row.id, { bot_flags: request.bot_flags })
-        })
+        const named = request.discriminator === undefined ? undefined : formatDiscriminator(Number(request.discriminator))
+        const tag = request.username === undefined && named === undefined
+          ? {}
+          : { username: request.username ?? row.username, discriminator: yield* settleTag(row, request.username ?? row.username, named) }
+        const changed = yield* users.update(row.id, { ...tag, avatar, banner, bio: cleared(request.bio) })
+        if (!changed) return yield* tagTaken()
+        if (request.bot_flags !== undefined) yield* applications.update(row.id, { bot_flags: request.bot_flags })
+      })
 
       return BotProfiles.of({ update })
     })

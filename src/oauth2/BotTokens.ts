@@ -63,28 +63,26 @@ export class BotTokens extends Context.Service<BotTokens, {
         timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.millis(Sessions.cacheMillis) : Duration.zero
       })
 
-      const issue = (applicationId: string) =>
-        Effect.gen(function*() {
-          const secret = newToken()
-          return { token: `${applicationId}.${secret}`, hash: yield* passwords.hash(secret) }
-        })
+      const issue = Effect.fn("BotTokens.issue")(function*(applicationId: string) {
+        const secret = newToken()
+        return { token: `${applicationId}.${secret}`, hash: yield* passwords.hash(secret) }
+      })
 
       // A cached token names its application: drop this bot's entries, wrong tokens included.
-      const forget = (applicationId: string) =>
+      const forget = Effect.fn("BotTokens.forget")((applicationId: string) =>
         Effect.flatMap(Cache.keys(cache), (keys) =>
           Effect.forEach([...keys].filter((key) => key.startsWith(`${applicationId}.`)), (key) => Cache.invalidate(cache, key), {
             discard: true
-          }))
+          })))
 
-      const reset = (applicationId: string) =>
-        Effect.gen(function*() {
-          const { token, hash } = yield* issue(applicationId)
-          yield* sql`UPDATE applications SET bot_token_hash = ${hash} WHERE id = ${applicationId}`
-          yield* forget(applicationId)
-          return token
-        }).pipe(Effect.orDie)
+      const reset = Effect.fn("BotTokens.reset")(function*(applicationId: string) {
+        const { token, hash } = yield* issue(applicationId)
+        yield* sql`UPDATE applications SET bot_token_hash = ${hash} WHERE id = ${applicationId}`
+        yield* forget(applicationId)
+        return token
+      }, Effect.orDie)
 
-      return BotTokens.of({ resolve: (token) => Cache.get(cache, token), issue, reset, forget })
+      return BotTokens.of({ resolve: Effect.fn("BotTokens.resolve")((token) => Cache.get(cache, token)), issue, reset, forget })
     })
   )
 }

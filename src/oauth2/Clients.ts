@@ -37,18 +37,17 @@ export class OAuth2Clients extends Context.Service<OAuth2Clients, {
       const repo = yield* ApplicationsRepo
       const passwords = yield* Passwords
 
-      const authenticate = (credentials: ClientCredentials) =>
-        Effect.gen(function*() {
-          const header = yield* Effect.try({ try: () => basic(credentials.authorization), catch: invalidClient })
-          const id = credentials.client_id ?? header?.id
-          const secret = credentials.client_secret ?? header?.secret
-          if (id === undefined || !isSnowflake(id)) return yield* invalidClient()
-          if (secret === undefined) return yield* new BadRequest({ code: "MISSING_CLIENT_SECRET", message: "client_secret is required" })
-          const stored = yield* repo.secrets(id)
-          // An unknown client is checked against a decoy too, so both answers take the same time.
-          if (!(yield* passwords.verify(stored?.clientSecretHash, secret))) return yield* invalidClient()
-          return id
-        })
+      const authenticate = Effect.fn("OAuth2Clients.authenticate")(function*(credentials: ClientCredentials) {
+        const header = yield* Effect.try({ try: () => basic(credentials.authorization), catch: invalidClient })
+        const id = credentials.client_id ?? header?.id
+        const secret = credentials.client_secret ?? header?.secret
+        if (id === undefined || !isSnowflake(id)) return yield* invalidClient()
+        if (secret === undefined) return yield* new BadRequest({ code: "MISSING_CLIENT_SECRET", message: "client_secret is required" })
+        const stored = yield* repo.secrets(id)
+        // An unknown client is checked against a decoy too, so both answers take the same time.
+        if (!(yield* passwords.verify(stored?.clientSecretHash, secret))) return yield* invalidClient()
+        return id
+      })
 
       return OAuth2Clients.of({ authenticate })
     })

@@ -60,52 +60,51 @@ export class Consent extends Context.Service<Consent, {
           yield* actors.user(app.id).Joined({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore, Effect.forkDetach)
         })
 
-      const grant = (userId: string, request: AuthorizeConsentRequest) =>
-        Effect.gen(function*() {
-          const scopes = yield* parseScopes(request.scope)
-          const app = yield* applications.find(request.client_id)
-          const wantsBot = scopes.includes("bot")
-          const botOnly = wantsBot && scopes.length === 1
-          if (wantsBot && !app.bot_public && app.owner_id !== userId) {
-            return yield* new Forbidden({ code: "BOT_IS_PRIVATE", message: "Only the owner of this bot may add it" })
+      const grant = Effect.fn("Consent.grant")(function*(userId: string, request: AuthorizeConsentRequest) {
+        const scopes = yield* parseScopes(request.scope)
+        const app = yield* applications.find(request.client_id)
+        const wantsBot = scopes.includes("bot")
+        const botOnly = wantsBot && scopes.length === 1
+        if (wantsBot && !app.bot_public && app.owner_id !== userId) {
+          return yield* new Forbidden({ code: "BOT_IS_PRIVATE", message: "Only the owner of this bot may add it" })
+        }
+        if (!botOnly && (request.response_type ?? "code") !== "code") {
+          return yield* refuse("INVALID_RESPONSE_TYPE_FOR_NON_BOT", "response_type must be code")
+        }
+        const redirectUri = request.redirect_uri
+        if (redirectUri === undefined && (!botOnly || app.bot_require_code_grant)) {
+          return yield* refuse("REDIRECT_URI_REQUIRED_FOR_NON_BOT", "redirect_uri is required")
+        }
+        if (redirectUri !== undefined && !app.redirect_uris.includes(redirectUri)) {
+          return yield* refuse("INVALID_REDIRECT_URI", "redirect_uri is not one of the application's")
+        }
+        if (request.channel_id !== undefined) {
+          return yield* invalidField("channel_id", "INVALID_CHANNEL", "Bots are added to guilds, not to channels")
+        }
+        if (wantsBot) {
+          if (request.guild_id === undefined) {
+            return yield* invalidField("guild_id", "CONTEXT_CHANNEL_OR_GUILD_ID_REQUIRED", "The bot scope needs the guild to add the bot to")
           }
-          if (!botOnly && (request.response_type ?? "code") !== "code") {
-            return yield* refuse("INVALID_RESPONSE_TYPE_FOR_NON_BOT", "response_type must be code")
-          }
-          const redirectUri = request.redirect_uri
-          if (redirectUri === undefined && (!botOnly || app.bot_require_code_grant)) {
-            return yield* refuse("REDIRECT_URI_REQUIRED_FOR_NON_BOT", "redirect_uri is required")
-          }
-          if (redirectUri !== undefined && !app.redirect_uris.includes(redirectUri)) {
-            return yield* refuse("INVALID_REDIRECT_URI", "redirect_uri is not one of the application's")
-          }
-          if (request.channel_id !== undefined) {
-            return yield* invalidField("channel_id", "INVALID_CHANNEL", "Bots are added to guilds, not to channels")
-          }
-          if (wantsBot) {
-            if (request.guild_id === undefined) {
-              return yield* invalidField("guild_id", "CONTEXT_CHANNEL_OR_GUILD_ID_REQUIRED", "The bot scope needs the guild to add the bot to")
-            }
-            yield* addBot(userId, app, request.guild_id, request.permissions ?? "0")
-          }
-          if (redirectUri === undefined) {
-            const guild = request.guild_id === undefined ? "" : `?guild_id=${request.guild_id}`
-            return { redirect_to: `${publicUrl}/oauth2/authorized${guild}` }
-          }
-          const code = yield* grants.issueCode({
-            applicationId: app.id,
-            userId,
-            redirectUri,
-            scopes,
-            codeChallenge: request.code_challenge,
-            codeChallengeMethod: request.code_challenge_method
-          })
-          const target = new URL(redirectUri)
-          target.searchParams.set("code", code)
-          if (request.state !== undefined) target.searchParams.set("state", request.state)
-          if (request.guild_id !== undefined) target.searchParams.set("guild_id", request.guild_id)
-          return { redirect_to: target.toString() }
+          yield* addBot(userId, app, request.guild_id, request.permissions ?? "0")
+        }
+        if (redirectUri === undefined) {
+          const guild = request.guild_id === undefined ? "" : `?guild_id=${request.guild_id}`
+          return { redirect_to: `${publicUrl}/oauth2/authorized${guild}` }
+        }
+        const code = yield* grants.issueCode({
+          applicationId: app.id,
+          userId,
+          redirectUri,
+          scopes,
+          codeChallenge: request.code_challenge,
+          codeChallengeMethod: request.code_challenge_method
         })
+        const target = new URL(redirectUri)
+        target.searchParams.set("code", code)
+        if (request.state !== undefined) target.searchParams.set("state", request.state)
+        if (request.guild_id !== undefined) target.searchParams.set("guild_id", request.guild_id)
+        return { redirect_to: target.toString() }
+      })
 
       return Consent.of({ grant })
     })

@@ -107,71 +107,73 @@ export class OAuth2Grants extends Context.Service<OAuth2Grants, {
           return issued
         })
 
-      const issueCode = (code: NewCode) =>
-        Effect.gen(function*() {
-          const secret = newToken()
-          yield* sql`
-            INSERT INTO oauth2_codes (code_hash, application_id, user_id, redirect_uri, scopes, code_challenge,
-                                      code_challenge_method, expires_at)
-            VALUES (${tokenHash(secret)}, ${code.applicationId}, ${code.userId}, ${code.redirectUri}, ${[...code.scopes]}::text[],
-                    ${code.codeChallenge ?? null}, ${code.codeChallengeMethod ?? null}, now() + ${CODE_LIFETIME}::interval)`
-          return secret
-        }).pipe(Effect.orDie)
+      const issueCode = Effect.fn("OAuth2Grants.issueCode")(function*(code: NewCode) {
+        const secret = newToken()
+        yield* sql`
+          INSERT INTO oauth2_codes (code_hash, application_id, user_id, redirect_uri, scopes, code_challenge,
+                                    code_challenge_method, expires_at)
+          VALUES (${tokenHash(secret)}, ${code.applicationId}, ${code.userId}, ${code.redirectUri}, ${[...code.scopes]}::text[],
+                  ${code.codeChallenge ?? null}, ${code.codeChallengeMethod ?? null}, now() + ${CODE_LIFETIME}::interval)`
+        return secret
+      }, Effect.orDie)
 
       // Taking the row is what makes a code single use, even under concurrent redemptions.
-      const redeemCode = (applicationId: string, code: string, redirectUri: string, verifier: string | undefined) =>
-        Effect.gen(function*() {
-          const [row] = yield* sql<{
-            application_id: string
-            user_id: string
-            redirect_uri: string
-            scopes: ReadonlyArray<string>
-            code_challenge: string | null
-            code_challenge_method: string | null
-          }>`DELETE FROM oauth2_codes WHERE code_hash = ${tokenHash(code)} AND expires_at > now()
-             RETURNING application_id, user_id, redirect_uri, scopes, code_challenge, code_challenge_method`
-          if (
-            row === undefined || String(row.application_id) !== applicationId || row.redirect_uri !== redirectUri ||
-            !verifierMatches(row.code_challenge, row.code_challenge_method, verifier)
-          ) return yield* invalidGrant()
-          return yield* issue(applicationId, String(row.user_id), row.scopes, new Date())
-        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      const redeemCode = Effect.fn("OAuth2Grants.redeemCode")(function*(
+        applicationId: string,
+        code: string,
+        redirectUri: string,
+        verifier: string | undefined
+      ) {
+        const [row] = yield* sql<{
+          application_id: string
+          user_id: string
+          redirect_uri: string
+          scopes: ReadonlyArray<string>
+          code_challenge: string | null
+          code_challenge_method: string | null
+        }>`DELETE FROM oauth2_codes WHERE code_hash = ${tokenHash(code)} AND expires_at > now()
+           RETURNING application_id, user_id, redirect_uri, scopes, code_challenge, code_challenge_method`
+        if (
+          row === undefined || String(row.application_id) !== applicationId || row.redirect_uri !== redirectUri ||
+          !verifierMatches(row.code_challenge, row.code_challenge_method, verifier)
+        ) return yield* invalidGrant()
+        return yield* issue(applicationId, String(row.user_id), row.scopes, new Date())
+      }, Effect.catchTag("SqlError", Effect.die))
 
-      const refresh = (applicationId: string, refreshToken: string) =>
+      const refresh = Effect.fn("OAuth2Grants.refresh")((applicationId: string, refreshToken: string) =>
         sql.withTransaction(Effect.gen(function*() {
           const [row] = yield* sql<{ user_id: string; scopes: ReadonlyArray<string>; authorized_at: Date | string }>`
             DELETE FROM oauth2_tokens WHERE refresh_hash = ${tokenHash(refreshToken)} AND application_id = ${applicationId}
             RETURNING user_id, scopes, authorized_at`
           if (row === undefined) return yield* invalidGrant()
           return yield* issue(applicationId, String(row.user_id), row.scopes, row.authorized_at)
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+        })).pipe(Effect.catchTag("SqlError", Effect.die)))
 
-      const access = (accessToken: string) =>
+      const access = Effect.fn("OAuth2Grants.access")((accessToken: string) =>
         sql<TokenRow>`
           SELECT application_id, user_id, scopes, created_at, expires_at FROM oauth2_tokens
           WHERE access_hash = ${tokenHash(accessToken)} AND expires_at > now()`.pipe(
           Effect.map((rows) => rows[0] === undefined ? undefined : toGrant(rows[0])),
           Effect.orDie
-        )
+        ))
 
-      const inspect = (applicationId: string, token: string) =>
-        Effect.gen(function*() {
-          const hash = tokenHash(token)
-          const [row] = yield* sql<TokenRow & { refresh: boolean }>`
-            SELECT application_id, user_id, scopes, created_at, expires_at, refresh_hash = ${hash} AS refresh
-            FROM oauth2_tokens
-            WHERE application_id = ${applicationId}
-              AND ((access_hash = ${hash} AND expires_at > now()) OR refresh_hash = ${hash})`
-          return row === undefined ? undefined : { refresh: row.refresh, grant: toGrant(row) }
-        }).pipe(Effect.orDie)
+      const inspect = Effect.fn("OAuth2Grants.inspect")(function*(applicationId: string, token: string) {
+        const hash = tokenHash(token)
+        const [row] = yield* sql<TokenRow & { refresh: boolean }>`
+          SELECT application_id, user_id, scopes, created_at, expires_at, refresh_hash = ${hash} AS refresh
+          FROM oauth2_tokens
+          WHERE application_id = ${applicationId}
+            AND ((access_hash = ${hash} AND expires_at > now()) OR refresh_hash = ${hash})`
+        return row === undefined ? undefined : { refresh: row.refresh, grant: toGrant(row) }
+      }, Effect.orDie)
 
-      const revoke = (applicationId: string, token: string) => {
+      const revoke = Effect.fn("OAuth2Grants.revoke")((applicationId: string, token: string) => {
         const hash = tokenHash(token)
         return sql`DELETE FROM oauth2_tokens WHERE application_id = ${applicationId} AND (access_hash = ${hash} OR refresh_hash = ${hash})`
           .pipe(Effect.asVoid, Effect.orDie)
-      }
+      })
 
-      const authorizations = (userId: string) =>
+      const authorizations = Effect.fn("OAuth2Grants.authorizations")((userId: string) =>
         sql<{ application_id: string; scopes: ReadonlyArray<string>; authorized_at: Date | string }>`
           SELECT t.application_id, array_agg(DISTINCT s.scope) AS scopes, min(t.authorized_at) AS authorized_at
           FROM oauth2_tokens t, unnest(t.scopes) AS s (scope)
@@ -185,7 +187,7 @@ export class OAuth2Grants extends Context.Service<OAuth2Grants, {
             }))
           ),
           Effect.orDie
-        )
+        ))
 
       return OAuth2Grants.of({ issueCode, redeemCode, refresh, access, inspect, revoke, authorizations })
     })

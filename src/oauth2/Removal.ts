@@ -29,13 +29,12 @@ export class ApplicationRemoval extends Context.Service<ApplicationRemoval, {
           actors.user(botId).Left({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
         )
 
-      const remove = (applicationId: string) =>
-        Effect.gen(function*() {
-          const guilds = yield* repo.botGuilds(applicationId)
-          yield* Effect.forEach(guilds, (guildId) => leave(applicationId, guildId), { concurrency: 4, discard: true })
-          yield* repo.remove(applicationId)
-          yield* bots.forget(applicationId)
-        })
+      const remove = Effect.fn("ApplicationRemoval.remove")(function*(applicationId: string) {
+        const guilds = yield* repo.botGuilds(applicationId)
+        yield* Effect.forEach(guilds, (guildId) => leave(applicationId, guildId), { concurrency: 4, discard: true })
+        yield* repo.remove(applicationId)
+        yield* bots.forget(applicationId)
+      })
 
       return ApplicationRemoval.of({ remove })
     })

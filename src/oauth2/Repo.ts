@@ -65,7 +65,7 @@ export class ApplicationsRepo extends Context.Service<ApplicationsRepo, {
                u.username, u.discriminator, u.avatar, u.banner, u.bio
         FROM applications a JOIN users u ON u.id = a.id`
 
-      const insert = (a: NewApplication) =>
+      const insert = Effect.fn("ApplicationsRepo.insert")((a: NewApplication) =>
         sql.withTransaction(Effect.gen(function*() {
           const bot = yield* sql`
             INSERT INTO users (id, username, discriminator, bot) VALUES (${a.id}, ${a.botUsername}, ${a.botDiscriminator}, true)
@@ -77,9 +77,9 @@ export class ApplicationsRepo extends Context.Service<ApplicationsRepo, {
             VALUES (${a.id}, ${a.ownerId}, ${a.name}, ${a.botPublic}, ${a.botRequireCodeGrant},
                     ${[...a.redirectUris]}::text[], ${a.clientSecretHash}, ${a.botTokenHash})`
           return true
-        })).pipe(Effect.orDie)
+        })).pipe(Effect.orDie))
 
-      const update = (id: string, changes: ApplicationChanges) => {
+      const update = Effect.fn("ApplicationsRepo.update")((id: string, changes: ApplicationChanges) => {
         const { redirect_uris, ...plain } = changes
         // An absent key is no change: it must not become `SET column = NULL`.
         const set = Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined))
@@ -89,21 +89,23 @@ export class ApplicationsRepo extends Context.Service<ApplicationsRepo, {
             yield* sql`UPDATE applications SET redirect_uris = ${[...redirect_uris]}::text[] WHERE id = ${id}`
           }
         }).pipe(Effect.orDie)
-      }
+      })
 
       return ApplicationsRepo.of({
         insert,
-        find: (id) => sql<ApplicationRow>`${select} WHERE a.id = ${id}`.pipe(Effect.map((rows) => rows[0]), Effect.orDie),
-        ownedBy: (ownerId) =>
-          sql<ApplicationRow>`${select} WHERE a.owner_id = ${ownerId} ORDER BY a.id`.pipe(Effect.orDie),
+        find: Effect.fn("ApplicationsRepo.find")((id) =>
+          sql<ApplicationRow>`${select} WHERE a.id = ${id}`.pipe(Effect.map((rows) => rows[0]), Effect.orDie)),
+        ownedBy: Effect.fn("ApplicationsRepo.ownedBy")((ownerId) =>
+          sql<ApplicationRow>`${select} WHERE a.owner_id = ${ownerId} ORDER BY a.id`.pipe(Effect.orDie)),
         update,
-        remove: (id) => sql`DELETE FROM applications WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-        botGuilds: (id) =>
+        remove: Effect.fn("ApplicationsRepo.remove")((id) =>
+          sql`DELETE FROM applications WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)),
+        botGuilds: Effect.fn("ApplicationsRepo.botGuilds")((id) =>
           sql<{ guild_id: string }>`SELECT guild_id FROM guild_members WHERE user_id = ${id}`.pipe(
             Effect.map((rows) => rows.map((row) => String(row.guild_id))),
             Effect.orDie
-          ),
-        secrets: (id) =>
+          )),
+        secrets: Effect.fn("ApplicationsRepo.secrets")((id) =>
           sql<{ client_secret_hash: string; bot_token_hash: string }>`
             SELECT client_secret_hash, bot_token_hash FROM applications WHERE id = ${id}`.pipe(
             Effect.map((rows) => {
@@ -111,7 +113,7 @@ export class ApplicationsRepo extends Context.Service<ApplicationsRepo, {
               return row === undefined ? undefined : { clientSecretHash: row.client_secret_hash, botTokenHash: row.bot_token_hash }
             }),
             Effect.orDie
-          )
+          ))
       })
     })
   )

@@ -51,15 +51,16 @@ export class PackInvites extends Context.Service<PackInvites, {
         Effect.flatMap(repo.find(row.pack_id), (pack) => (pack === undefined ? Effect.succeed(undefined) : view(pack, row)))
 
       return PackInvites.of({
-        metadata: (pack, row) =>
+        metadata: Effect.fn("PackInvites.metadata")((pack, row) =>
           Effect.map(view(pack, row), (shown) => ({
             ...shown,
             created_at: isoTimestamp(row.created_at),
             uses: row.uses,
             max_uses: row.max_uses
-          })),
-        show: (code) => Effect.flatMap(repo.findInvite(code), (row) => (row === undefined ? Effect.succeed(undefined) : viewOf(row))),
-        accept: (code, userId) =>
+          }))),
+        show: Effect.fn("PackInvites.show")((code) =>
+          Effect.flatMap(repo.findInvite(code), (row) => (row === undefined ? Effect.succeed(undefined) : viewOf(row)))),
+        accept: Effect.fn("PackInvites.accept")((code, userId) =>
           Effect.flatMap(repo.redeemInvite(code, userId, INSTALLED_LIMIT), (redemption) => {
             switch (redemption._tag) {
               case "UnknownInvite":
@@ -69,16 +70,15 @@ export class PackInvites extends Context.Service<PackInvites, {
               case "Installed":
                 return viewOf(redemption.invite)
             }
-          }),
-        revoke: (code, userId) =>
-          Effect.gen(function*() {
-            const row = yield* repo.findInvite(code)
-            const pack = row === undefined ? undefined : yield* repo.find(row.pack_id)
-            if (pack === undefined) return false
-            if (pack.creator_id !== userId) return yield* missingPermissions()
-            yield* repo.deleteInvite(code)
-            return true
-          })
+          })),
+        revoke: Effect.fn("PackInvites.revoke")(function*(code, userId) {
+          const row = yield* repo.findInvite(code)
+          const pack = row === undefined ? undefined : yield* repo.find(row.pack_id)
+          if (pack === undefined) return false
+          if (pack.creator_id !== userId) return yield* missingPermissions()
+          yield* repo.deleteInvite(code)
+          return true
+        })
       })
     })
   )

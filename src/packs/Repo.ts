@@ -98,13 +98,13 @@ export class PacksRepo extends Context.Service<PacksRepo, {
       const sql = yield* SqlClient.SqlClient
       const PACK_COLUMNS = sql`p.id, p.type, p.name, p.description, p.creator_id, p.created_at, p.updated_at`
 
-      const find = (packId: string) =>
+      const find = Effect.fn("PacksRepo.find")((packId: string) =>
         sql<PackRow>`SELECT ${PACK_COLUMNS} FROM packs p WHERE p.id = ${packId}`.pipe(
           Effect.map((rows) => (rows[0] === undefined ? undefined : toSummary(rows[0]))),
           Effect.orDie
-        )
+        ))
 
-      const create: PacksRepo["Service"]["create"] = (pack) =>
+      const create: PacksRepo["Service"]["create"] = Effect.fn("PacksRepo.create")((pack) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* sql`INSERT INTO packs (id, type, name, description, creator_id)
                      VALUES (${pack.id}, ${pack.type}, ${pack.name}, ${pack.description}, ${pack.creatorId})`
@@ -114,9 +114,9 @@ export class PacksRepo extends Context.Service<PacksRepo, {
             JOIN pack_installations i ON i.pack_id = p.id AND i.user_id = ${pack.creatorId} WHERE p.id = ${pack.id}`
           if (row === undefined) return yield* Effect.die(new Error("a pack just inserted is missing"))
           return toSummary(row)
-        })).pipe(Effect.orDie)
+        })).pipe(Effect.orDie))
 
-      const addItems: PacksRepo["Service"]["addItems"] = (packId, creatorId, items) =>
+      const addItems: PacksRepo["Service"]["addItems"] = Effect.fn("PacksRepo.addItems")((packId, creatorId, items) =>
         sql.withTransaction(Effect.gen(function*() {
           // The pack row's lock makes count-then-insert safe against a concurrent upload.
           yield* sql`SELECT id FROM packs WHERE id = ${packId} FOR UPDATE`
@@ -131,13 +131,13 @@ export class PacksRepo extends Context.Service<PacksRepo, {
           }
           if (added.length > 0) yield* sql`UPDATE packs SET updated_at = now() WHERE id = ${packId}`
           return added
-        })).pipe(Effect.orDie)
+        })).pipe(Effect.orDie))
 
       const ITEM_COLUMNS = sql`id, name, description, tags, animated`
       /** An invite past its expiry or out of uses no longer resolves, lists or installs. */
       const LIVE_INVITE = sql`(expires_at IS NULL OR expires_at > now()) AND (max_uses = 0 OR uses < max_uses)`
 
-      const redeemInvite: PacksRepo["Service"]["redeemInvite"] = (code, userId, installedLimit) =>
+      const redeemInvite: PacksRepo["Service"]["redeemInvite"] = Effect.fn("PacksRepo.redeemInvite")((code, userId, installedLimit) =>
         sql.withTransaction(Effect.gen(function*() {
           // The invite row's lock keeps two redemptions of its last use from both passing.
           const [invite] = yield* sql<PackInviteRow>`SELECT * FROM pack_invites WHERE code = ${code} AND ${LIVE_INVITE} FOR UPDATE`
@@ -151,63 +151,64 @@ export class PacksRepo extends Context.Service<PacksRepo, {
           yield* sql`INSERT INTO pack_installations (pack_id, user_id) VALUES (${invite.pack_id}, ${userId})`
           const [used] = yield* sql<PackInviteRow>`UPDATE pack_invites SET uses = uses + 1 WHERE code = ${code} RETURNING *`
           return { _tag: "Installed", invite: used ?? invite } as const
-        })).pipe(Effect.orDie)
+        })).pipe(Effect.orDie))
 
       return PacksRepo.of({
         create,
         find,
-        created: (userId) =>
+        created: Effect.fn("PacksRepo.created")((userId) =>
           sql<PackRow>`SELECT ${PACK_COLUMNS}, i.installed_at FROM packs p
                        LEFT JOIN pack_installations i ON i.pack_id = p.id AND i.user_id = ${userId}
-                       WHERE p.creator_id = ${userId} ORDER BY p.id`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie),
-        installed: (userId) =>
+                       WHERE p.creator_id = ${userId} ORDER BY p.id`.pipe(Effect.map((rows) => rows.map(toSummary)), Effect.orDie)),
+        installed: Effect.fn("PacksRepo.installed")((userId) =>
           sql<PackRow>`SELECT ${PACK_COLUMNS}, i.installed_at FROM pack_installations i JOIN packs p ON p.id = i.pack_id
                        WHERE i.user_id = ${userId} ORDER BY i.installed_at, p.id`.pipe(
             Effect.map((rows) => rows.map(toSummary)),
             Effect.orDie
-          ),
-        isInstalled: (packId, userId) =>
+          )),
+        isInstalled: Effect.fn("PacksRepo.isInstalled")((packId, userId) =>
           sql`SELECT 1 FROM pack_installations WHERE pack_id = ${packId} AND user_id = ${userId}`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
-          ),
-        install: (packId, userId) =>
+          )),
+        install: Effect.fn("PacksRepo.install")((packId, userId) =>
           sql`INSERT INTO pack_installations (pack_id, user_id) VALUES (${packId}, ${userId}) ON CONFLICT DO NOTHING`.pipe(
             Effect.asVoid,
             Effect.orDie
-          ),
-        items: (packId) =>
-          sql<PackItem>`SELECT ${ITEM_COLUMNS} FROM pack_items WHERE pack_id = ${packId} ORDER BY id`.pipe(Effect.orDie),
-        findItem: (packId, itemId) =>
+          )),
+        items: Effect.fn("PacksRepo.items")((packId) =>
+          sql<PackItem>`SELECT ${ITEM_COLUMNS} FROM pack_items WHERE pack_id = ${packId} ORDER BY id`.pipe(Effect.orDie)),
+        findItem: Effect.fn("PacksRepo.findItem")((packId, itemId) =>
           sql<PackItem>`SELECT ${ITEM_COLUMNS} FROM pack_items WHERE pack_id = ${packId} AND id = ${itemId}`.pipe(
             Effect.map((rows) => rows[0]),
             Effect.orDie
-          ),
+          )),
         addItems,
-        updateItem: (itemId, item) =>
+        updateItem: Effect.fn("PacksRepo.updateItem")((itemId, item) =>
           sql`UPDATE pack_items SET name = ${item.name}, description = ${item.description},
                      tags = ARRAY(SELECT jsonb_array_elements_text(${tagsArray(item.tags)}::jsonb)) WHERE id = ${itemId}`.pipe(
             Effect.asVoid,
             Effect.orDie
-          ),
-        deleteItem: (itemId) => sql`DELETE FROM pack_items WHERE id = ${itemId}`.pipe(Effect.asVoid, Effect.orDie),
-        createInvite: (invite) =>
-          Effect.gen(function*() {
-            const expires = invite.maxAgeSeconds === 0 ? null : new Date(Date.now() + invite.maxAgeSeconds * 1000).toISOString()
-            const [row] = yield* sql<PackInviteRow>`
-              INSERT INTO pack_invites (code, pack_id, inviter_id, max_uses, expires_at)
-              VALUES (${invite.code}, ${invite.packId}, ${invite.inviterId}, ${invite.maxUses}, ${expires}) RETURNING *`
-            if (row === undefined) return yield* Effect.die(new Error("an invite just inserted is missing"))
-            return row
-          }).pipe(Effect.orDie),
-        invites: (packId) =>
-          sql<PackInviteRow>`SELECT * FROM pack_invites WHERE pack_id = ${packId} AND ${LIVE_INVITE} ORDER BY created_at`.pipe(Effect.orDie),
-        findInvite: (code) =>
+          )),
+        deleteItem: Effect.fn("PacksRepo.deleteItem")((itemId) =>
+          sql`DELETE FROM pack_items WHERE id = ${itemId}`.pipe(Effect.asVoid, Effect.orDie)),
+        createInvite: Effect.fn("PacksRepo.createInvite")(function*(invite) {
+          const expires = invite.maxAgeSeconds === 0 ? null : new Date(Date.now() + invite.maxAgeSeconds * 1000).toISOString()
+          const [row] = yield* sql<PackInviteRow>`
+            INSERT INTO pack_invites (code, pack_id, inviter_id, max_uses, expires_at)
+            VALUES (${invite.code}, ${invite.packId}, ${invite.inviterId}, ${invite.maxUses}, ${expires}) RETURNING *`
+          if (row === undefined) return yield* Effect.die(new Error("an invite just inserted is missing"))
+          return row
+        }, Effect.orDie),
+        invites: Effect.fn("PacksRepo.invites")((packId) =>
+          sql<PackInviteRow>`SELECT * FROM pack_invites WHERE pack_id = ${packId} AND ${LIVE_INVITE} ORDER BY created_at`.pipe(Effect.orDie)),
+        findInvite: Effect.fn("PacksRepo.findInvite")((code) =>
           sql<PackInviteRow>`SELECT * FROM pack_invites WHERE code = ${code} AND ${LIVE_INVITE}`.pipe(
             Effect.map((rows) => rows[0]),
             Effect.orDie
-          ),
-        deleteInvite: (code) => sql`DELETE FROM pack_invites WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
+          )),
+        deleteInvite: Effect.fn("PacksRepo.deleteInvite")((code) =>
+          sql`DELETE FROM pack_invites WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie)),
         redeemInvite
       })
     })

@@ -41,47 +41,49 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
       const sms = yield* Sms
       const tokens = yield* OneTimeTokens
 
-      const send = (userId: string, phone: string) =>
-        Effect.gen(function*() {
-          if ((yield* repo.otherOwner(userId, phone)) !== undefined) return yield* phoneTaken()
-          const code = newSmsCode()
-          const stored = yield* repo.storeCode(userId, phone, tokenHash(code), CODE_LIFETIME_SECONDS, RESEND_SECONDS)
-          if (!stored.stored) {
-            return yield* new TooManyRequests({
-              code: "RATE_LIMITED",
-              message: "A code was sent moments ago; wait before asking for another",
-              retry_after: stored.waitSeconds,
-              global: false
-            })
-          }
-          yield* sms.send(phone, `Your Guildhall phone verification code is ${code}. It expires in 10 minutes.`).pipe(
-            // Nothing was sent: the next try must not wait for the resend delay.
-            Effect.tapError(() => repo.dropCode(userId)),
-            Effect.mapError(() => new Unavailable({ code: "SMS_VERIFICATION_UNAVAILABLE", message: "The text could not be sent; try again later" }))
-          )
-        })
+      const send = Effect.fn("PhoneNumbers.send")(function*(userId: string, phone: string) {
+        if ((yield* repo.otherOwner(userId, phone)) !== undefined) return yield* phoneTaken()
+        const code = newSmsCode()
+        const stored = yield* repo.storeCode(userId, phone, tokenHash(code), CODE_LIFETIME_SECONDS, RESEND_SECONDS)
+        if (!stored.stored) {
+          return yield* new TooManyRequests({
+            code: "RATE_LIMITED",
+            message: "A code was sent moments ago; wait before asking for another",
+            retry_after: stored.waitSeconds,
+            global: false
+          })
+        }
+        yield* sms.send(phone, `Your Guildhall phone verification code is ${code}. It expires in 10 minutes.`).pipe(
+          // Nothing was sent: the next try must not wait for the resend delay.
+          Effect.tapError(() => repo.dropCode(userId)),
+          Effect.mapError(() => new Unavailable({ code: "SMS_VERIFICATION_UNAVAILABLE", message: "The text could not be sent; try again later" }))
+        )
+      })
 
-      const verify = (userId: string, phone: string, code: string) =>
-        Effect.gen(function*() {
-          const digits = normalizeSixDigits(code)
-          if (!(yield* repo.useCode(userId, phone, digits === undefined ? undefined : tokenHash(digits), MAX_ATTEMPTS))) {
-            return yield* badCode()
-          }
-          return yield* tokens.issue("phone_verification", userId, PHONE_TOKEN_TTL, { phone })
-        })
+      const verify = Effect.fn("PhoneNumbers.verify")(function*(userId: string, phone: string, code: string) {
+        const digits = normalizeSixDigits(code)
+        if (!(yield* repo.useCode(userId, phone, digits === undefined ? undefined : tokenHash(digits), MAX_ATTEMPTS))) {
+          return yield* badCode()
+        }
+        return yield* tokens.issue("phone_verification", userId, PHONE_TOKEN_TTL, { phone })
+      })
 
-      const add = (userId: string, phoneToken: string) =>
-        Effect.gen(function*() {
-          // Read before use: another account presenting the token must not use it up.
-          const held = yield* tokens.peek("phone_verification", phoneToken)
-          if (held?.userId !== userId) return yield* badToken()
-          const redeemed = yield* tokens.redeem("phone_verification", phoneToken)
-          const phone = redeemed?.data.phone
-          if (redeemed?.userId !== userId || typeof phone !== "string") return yield* badToken()
-          if (!(yield* repo.attach(userId, phone))) return yield* phoneTaken()
-        })
+      const add = Effect.fn("PhoneNumbers.add")(function*(userId: string, phoneToken: string) {
+        // Read before use: another account presenting the token must not use it up.
+        const held = yield* tokens.peek("phone_verification", phoneToken)
+        if (held?.userId !== userId) return yield* badToken()
+        const redeemed = yield* tokens.redeem("phone_verification", phoneToken)
+        const phone = redeemed?.data.phone
+        if (redeemed?.userId !== userId || typeof phone !== "string") return yield* badToken()
+        if (!(yield* repo.attach(userId, phone))) return yield* phoneTaken()
+      })
 
-      return PhoneNumbers.of({ send, verify, add, remove: repo.detach })
+      return PhoneNumbers.of({
+        send,
+        verify,
+        add,
+        remove: Effect.fn("PhoneNumbers.remove")((userId) => repo.detach(userId))
+      })
     })
   )
 }

@@ -31,55 +31,54 @@ export class PhoneRepo extends Context.Service<PhoneRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return PhoneRepo.of({
-        otherOwner: (userId, phone) =>
+        otherOwner: Effect.fn("PhoneRepo.otherOwner")((userId, phone) =>
           sql<{ id: string }>`SELECT id FROM users WHERE phone = ${phone} AND id <> ${userId}`.pipe(
             Effect.map((rows) => rows[0] === undefined ? undefined : String(rows[0].id)),
             Effect.orDie
-          ),
-        storeCode: (userId, phone, codeHash, lifetimeSeconds, resendSeconds) =>
-          Effect.gen(function*() {
-            // One statement: a concurrent send within the resend delay finds the row fresh and stores nothing.
-            const stored = yield* sql`
-              INSERT INTO phone_verifications (user_id, phone, code_hash, expires_at)
-              VALUES (${userId}, ${phone}, ${codeHash}, now() + make_interval(secs => ${lifetimeSeconds}))
-              ON CONFLICT (user_id) DO UPDATE
-              SET phone = EXCLUDED.phone, code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = now(), expires_at = EXCLUDED.expires_at
-              WHERE phone_verifications.sent_at <= now() - make_interval(secs => ${resendSeconds})
-              RETURNING 1`
-            if (stored.length === 1) return { stored: true } as const
-            const rows = yield* sql<{ wait: number }>`
-              SELECT GREATEST(0, EXTRACT(EPOCH FROM sent_at + make_interval(secs => ${resendSeconds}) - now()))::float8 AS wait
-              FROM phone_verifications WHERE user_id = ${userId}`
-            return { stored: false, waitSeconds: Math.max(1, Math.ceil(Number(rows[0]?.wait ?? resendSeconds))) } as const
-          }).pipe(Effect.orDie),
-        dropCode: (userId) => sql`DELETE FROM phone_verifications WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+          )),
+        storeCode: Effect.fn("PhoneRepo.storeCode")(function*(userId, phone, codeHash, lifetimeSeconds, resendSeconds) {
+          // One statement: a concurrent send within the resend delay finds the row fresh and stores nothing.
+          const stored = yield* sql`
+            INSERT INTO phone_verifications (user_id, phone, code_hash, expires_at)
+            VALUES (${userId}, ${phone}, ${codeHash}, now() + make_interval(secs => ${lifetimeSeconds}))
+            ON CONFLICT (user_id) DO UPDATE
+            SET phone = EXCLUDED.phone, code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = now(), expires_at = EXCLUDED.expires_at
+            WHERE phone_verifications.sent_at <= now() - make_interval(secs => ${resendSeconds})
+            RETURNING 1`
+          if (stored.length === 1) return { stored: true } as const
+          const rows = yield* sql<{ wait: number }>`
+            SELECT GREATEST(0, EXTRACT(EPOCH FROM sent_at + make_interval(secs => ${resendSeconds}) - now()))::float8 AS wait
+            FROM phone_verifications WHERE user_id = ${userId}`
+          return { stored: false, waitSeconds: Math.max(1, Math.ceil(Number(rows[0]?.wait ?? resendSeconds))) } as const
+        }, Effect.orDie),
+        dropCode: Effect.fn("PhoneRepo.dropCode")((userId) =>
+          sql`DELETE FROM phone_verifications WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)),
         // The attempt is counted before the code is compared: parallel guesses cannot outrun the limit.
-        useCode: (userId, phone, codeHash, maxAttempts) =>
-          Effect.gen(function*() {
-            const live = yield* sql<{ phone: string; code_hash: Uint8Array }>`
-              UPDATE phone_verifications SET attempts = attempts + 1
-              WHERE user_id = ${userId} AND expires_at > now() AND attempts < ${maxAttempts}
-              RETURNING phone, code_hash`
-            const stored = live[0]
-            if (stored === undefined || codeHash === undefined || stored.phone !== phone) return false
-            const storedHash = Buffer.from(stored.code_hash)
-            if (!sameBytes(storedHash, codeHash)) return false
-            const used = yield* sql`DELETE FROM phone_verifications WHERE user_id = ${userId} AND code_hash = ${storedHash} RETURNING 1`
-            return used.length === 1
-          }).pipe(Effect.orDie),
-        attach: (userId, phone) =>
+        useCode: Effect.fn("PhoneRepo.useCode")(function*(userId, phone, codeHash, maxAttempts) {
+          const live = yield* sql<{ phone: string; code_hash: Uint8Array }>`
+            UPDATE phone_verifications SET attempts = attempts + 1
+            WHERE user_id = ${userId} AND expires_at > now() AND attempts < ${maxAttempts}
+            RETURNING phone, code_hash`
+          const stored = live[0]
+          if (stored === undefined || codeHash === undefined || stored.phone !== phone) return false
+          const storedHash = Buffer.from(stored.code_hash)
+          if (!sameBytes(storedHash, codeHash)) return false
+          const used = yield* sql`DELETE FROM phone_verifications WHERE user_id = ${userId} AND code_hash = ${storedHash} RETURNING 1`
+          return used.length === 1
+        }, Effect.orDie),
+        attach: Effect.fn("PhoneRepo.attach")((userId, phone) =>
           sql`UPDATE users SET phone = ${phone}, phone_verified_at = now() WHERE id = ${userId}`.pipe(
             Effect.as(true),
             Effect.catchIf(isUniqueViolation, () => Effect.succeed(false)),
             Effect.orDie
-          ),
-        detach: (userId) =>
+          )),
+        detach: Effect.fn("PhoneRepo.detach")((userId) =>
           sql.withTransaction(Effect.gen(function*() {
             yield* sql`UPDATE users SET phone = NULL, phone_verified_at = NULL WHERE id = ${userId}`
             yield* sql`UPDATE user_mfa SET sms_enabled_at = NULL WHERE user_id = ${userId}`
             yield* sql`DELETE FROM mfa_sms_codes WHERE user_id = ${userId}`
             yield* sql`DELETE FROM phone_verifications WHERE user_id = ${userId}`
-          })).pipe(Effect.orDie)
+          })).pipe(Effect.orDie))
       })
     })
   )

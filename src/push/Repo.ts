@@ -39,7 +39,7 @@ export class PushRepo extends Context.Service<PushRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return PushRepo.of({
-        subscribe: (userId, sessionHash, s) =>
+        subscribe: Effect.fn("PushRepo.subscribe")((userId, sessionHash, s) =>
           sql.withTransaction(Effect.gen(function*() {
             // Taken from the session row itself, so a session signed out meanwhile stores nothing.
             const rows = yield* sql<{ id: string }>`
@@ -60,18 +60,18 @@ export class PushRepo extends Context.Service<PushRepo, {
           })).pipe(
             Effect.catchIf(isSessionGone, () => Effect.succeed(undefined)),
             Effect.orDie
-          ),
-        list: (userId) =>
+          )),
+        list: Effect.fn("PushRepo.list")((userId) =>
           sql<{ id: string; user_agent: string | null }>`
             SELECT id, user_agent FROM push_subscriptions WHERE user_id = ${userId} ORDER BY created_at, id`.pipe(
             Effect.map((rows) => rows.map((row) => ({ id: row.id, userAgent: row.user_agent }))),
             Effect.orDie
-          ),
-        remove: (userId, id) =>
+          )),
+        remove: Effect.fn("PushRepo.remove")((userId, id) =>
           sql`DELETE FROM push_subscriptions WHERE user_id = ${userId} AND id = ${id} RETURNING 1`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
-          )
+          ))
       })
     })
   )

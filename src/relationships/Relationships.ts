@@ -107,82 +107,90 @@ export class Relationships extends Context.Service<Relationships, {
           return yield* viewOf(me, target)
         })
 
-      const request = (me: string, target: string, force: boolean) =>
-        Effect.gen(function*() {
-          if (me === target) return yield* refused("CANNOT_SEND_FRIEND_REQUEST_TO_SELF", "You cannot send a friend request to yourself")
-          return yield* inTransaction(me, target, Effect.gen(function*() {
-            const sender = yield* repo.party(me)
-            const recipient = yield* repo.party(target)
-            if (sender === undefined || recipient === undefined) return yield* unknown("USER")
-            if (sender.bot) return yield* refused("BOTS_CANNOT_SEND_FRIEND_REQUESTS", "Bots cannot send friend requests")
-            if (force && !sender.staff) return yield* missingPermissions()
-            const mine = yield* repo.typeOf(me, target)
-            const theirs = yield* repo.typeOf(target, me)
-            if (mine === blocked) {
-              return yield* refused("CANNOT_SEND_FRIEND_REQUEST_TO_BLOCKED_USER", "Unblock this user before sending a friend request")
-            }
-            if (theirs === blocked) return yield* refused("FRIEND_REQUEST_BLOCKED", "This user is not accepting friend requests")
-            if (mine === friend) return yield* refused("ALREADY_FRIENDS", "You are already friends with this user")
-            if (mine === incoming || theirs === outgoing || force) return yield* befriend(me, target, mine, theirs)
-            if (mine === outgoing) return yield* viewOf(me, target)
-            if (!recipient.reachable || recipient.bot) {
-              return yield* refused("FRIEND_REQUEST_BLOCKED", "This user is not accepting friend requests")
-            }
-            yield* roomFor(me, mine)
-            yield* repo.set(me, target, outgoing)
-            yield* repo.set(target, me, incoming)
-            return yield* viewOf(me, target)
-          }))
-        })
-
-      const requestByTag = (me: string, username: string, discriminator: string | number | undefined) =>
-        Effect.gen(function*() {
-          if (discriminator === undefined) {
-            return yield* refused("DISCRIMINATOR_REQUIRED", "A username needs its discriminator, as in name#0001")
+      const request = Effect.fn("Relationships.request")(function*(me: string, target: string, force: boolean) {
+        if (me === target) return yield* refused("CANNOT_SEND_FRIEND_REQUEST_TO_SELF", "You cannot send a friend request to yourself")
+        return yield* inTransaction(me, target, Effect.gen(function*() {
+          const sender = yield* repo.party(me)
+          const recipient = yield* repo.party(target)
+          if (sender === undefined || recipient === undefined) return yield* unknown("USER")
+          if (sender.bot) return yield* refused("BOTS_CANNOT_SEND_FRIEND_REQUESTS", "Bots cannot send friend requests")
+          if (force && !sender.staff) return yield* missingPermissions()
+          const mine = yield* repo.typeOf(me, target)
+          const theirs = yield* repo.typeOf(target, me)
+          if (mine === blocked) {
+            return yield* refused("CANNOT_SEND_FRIEND_REQUEST_TO_BLOCKED_USER", "Unblock this user before sending a friend request")
           }
-          const target = yield* repo.findByTag(username, String(discriminator).padStart(4, "0"))
-          if (target === undefined) return yield* refused("NO_USERS_WITH_SERVICETAG_EXIST", "No user has this username and discriminator")
-          return yield* request(me, target, false)
-        })
+          if (theirs === blocked) return yield* refused("FRIEND_REQUEST_BLOCKED", "This user is not accepting friend requests")
+          if (mine === friend) return yield* refused("ALREADY_FRIENDS", "You are already friends with this user")
+          if (mine === incoming || theirs === outgoing || force) return yield* befriend(me, target, mine, theirs)
+          if (mine === outgoing) return yield* viewOf(me, target)
+          if (!recipient.reachable || recipient.bot) {
+            return yield* refused("FRIEND_REQUEST_BLOCKED", "This user is not accepting friend requests")
+          }
+          yield* roomFor(me, mine)
+          yield* repo.set(me, target, outgoing)
+          yield* repo.set(target, me, incoming)
+          return yield* viewOf(me, target)
+        }))
+      })
 
-      const accept = (me: string, target: string) =>
+      const requestByTag = Effect.fn("Relationships.requestByTag")(function*(
+        me: string,
+        username: string,
+        discriminator: string | number | undefined
+      ) {
+        if (discriminator === undefined) {
+          return yield* refused("DISCRIMINATOR_REQUIRED", "A username needs its discriminator, as in name#0001")
+        }
+        const target = yield* repo.findByTag(username, String(discriminator).padStart(4, "0"))
+        if (target === undefined) return yield* refused("NO_USERS_WITH_SERVICETAG_EXIST", "No user has this username and discriminator")
+        return yield* request(me, target, false)
+      })
+
+      const accept = Effect.fn("Relationships.accept")((me: string, target: string) =>
         inTransaction(me, target, Effect.gen(function*() {
           const mine = yield* repo.typeOf(me, target)
           if (mine === friend) return yield* viewOf(me, target)
           if (mine !== incoming) return yield* unknown("USER")
           return yield* befriend(me, target, mine, yield* repo.typeOf(target, me))
+        })))
+
+      const block = Effect.fn("Relationships.block")(function*(me: string, target: string) {
+        if (me === target) return yield* refused("BAD_REQUEST", "You cannot block yourself")
+        return yield* inTransaction(me, target, Effect.gen(function*() {
+          if ((yield* repo.party(target)) === undefined) return yield* unknown("USER")
+          yield* repo.set(me, target, blocked)
+          // Their outgoing request (and their own block) stay: a block is not announced.
+          yield* repo.drop(target, me, [friend, incoming])
+          return yield* viewOf(me, target)
         }))
+      })
 
-      const block = (me: string, target: string) =>
-        Effect.gen(function*() {
-          if (me === target) return yield* refused("BAD_REQUEST", "You cannot block yourself")
-          return yield* inTransaction(me, target, Effect.gen(function*() {
-            if ((yield* repo.party(target)) === undefined) return yield* unknown("USER")
-            yield* repo.set(me, target, blocked)
-            // Their outgoing request (and their own block) stay: a block is not announced.
-            yield* repo.drop(target, me, [friend, incoming])
-            return yield* viewOf(me, target)
-          }))
-        })
-
-      const remove = (me: string, target: string) =>
+      const remove = Effect.fn("Relationships.remove")((me: string, target: string) =>
         inTransaction(me, target, Effect.gen(function*() {
           const mine = yield* repo.typeOf(me, target)
           if (mine === undefined) return yield* unknown("USER")
           yield* repo.drop(me, target, [mine])
           if (mine === friend) yield* repo.drop(target, me, [friend])
           if (mine === outgoing) yield* repo.drop(target, me, [incoming])
-        }))
+        })))
 
-      const setNickname = (me: string, target: string, nickname: string | null) =>
-        Effect.gen(function*() {
-          const trimmed = nickname?.trim() ?? ""
-          const updated = yield* repo.setNickname(me, target, trimmed === "" ? null : trimmed)
-          if (!updated) return yield* refused("NOT_FRIENDS_WITH_USER", "Only friends have nicknames")
-          return yield* viewOf(me, target)
-        })
+      const setNickname = Effect.fn("Relationships.setNickname")(function*(me: string, target: string, nickname: string | null) {
+        const trimmed = nickname?.trim() ?? ""
+        const updated = yield* repo.setNickname(me, target, trimmed === "" ? null : trimmed)
+        if (!updated) return yield* refused("NOT_FRIENDS_WITH_USER", "Only friends have nicknames")
+        return yield* viewOf(me, target)
+      })
 
-      return Relationships.of({ list: repo.list, request, requestByTag, accept, block, remove, setNickname })
+      return Relationships.of({
+        list: Effect.fn("Relationships.list")((me) => repo.list(me)),
+        request,
+        requestByTag,
+        accept,
+        block,
+        remove,
+        setNickname
+      })
     })
   )
 }

@@ -63,13 +63,13 @@ export class RelationshipsRepo extends Context.Service<RelationshipsRepo, {
       return RelationshipsRepo.of({
         // Keyed by the user id (snowflakes never meet the migrations' key) and taken
         // in id order, so two changes touching the same users cannot deadlock.
-        lock: (a, b) =>
+        lock: Effect.fn("RelationshipsRepo.lock")((a, b) =>
           Effect.forEach(
             [...new Set([a, b])].sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1)),
             (id) => sql`SELECT pg_advisory_xact_lock(${id}::bigint)`,
             { discard: true }
-          ).pipe(Effect.orDie),
-        party: (id) =>
+          ).pipe(Effect.orDie)),
+        party: Effect.fn("RelationshipsRepo.party")((id) =>
           sql<{ id: string; bot: boolean; acls: ReadonlyArray<string>; reachable: boolean }>`
             SELECT id, bot, acls, disabled_at IS NULL AND deletion_scheduled_at IS NULL AS reachable
             FROM users WHERE id = ${id}`.pipe(
@@ -80,49 +80,49 @@ export class RelationshipsRepo extends Context.Service<RelationshipsRepo, {
                 : { id: String(row.id), bot: row.bot, staff: row.acls.length > 0, reachable: row.reachable }
             }),
             Effect.orDie
-          ),
-        findByTag: (username, discriminator) =>
+          )),
+        findByTag: Effect.fn("RelationshipsRepo.findByTag")((username, discriminator) =>
           sql<{ id: string }>`SELECT id FROM users WHERE lower(username) = lower(${username}) AND discriminator = ${discriminator}`.pipe(
             Effect.map((rows) => (rows[0] === undefined ? undefined : String(rows[0].id))),
             Effect.orDie
-          ),
-        typeOf: (user, target) =>
+          )),
+        typeOf: Effect.fn("RelationshipsRepo.typeOf")((user, target) =>
           sql<{ type: number }>`SELECT type FROM relationships WHERE user_id = ${user} AND target_id = ${target}`.pipe(
             Effect.map((rows) => (rows[0] === undefined ? undefined : typeOf(rows[0].type))),
             Effect.orDie
-          ),
-        set: (user, target, type) =>
+          )),
+        set: Effect.fn("RelationshipsRepo.set")((user, target, type) =>
           sql`INSERT INTO relationships (user_id, target_id, type) VALUES (${user}, ${target}, ${type})
               ON CONFLICT (user_id, target_id) DO UPDATE SET type = EXCLUDED.type, since = now(), nickname = NULL
-              WHERE relationships.type <> EXCLUDED.type`.pipe(Effect.asVoid, Effect.orDie),
-        drop: (user, target, types) =>
+              WHERE relationships.type <> EXCLUDED.type`.pipe(Effect.asVoid, Effect.orDie)),
+        drop: Effect.fn("RelationshipsRepo.drop")((user, target, types) =>
           sql`DELETE FROM relationships
               WHERE user_id = ${user} AND target_id = ${target} AND type IN ${sql.in(types)}
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-        friendsAndRequests: (user) =>
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)),
+        friendsAndRequests: Effect.fn("RelationshipsRepo.friendsAndRequests")((user) =>
           sql<{ n: number }>`SELECT count(*)::int AS n FROM relationships
                              WHERE user_id = ${user} AND type IN (${RelationshipType.friend}, ${RelationshipType.outgoing})`.pipe(
             Effect.map((rows) => Number(rows[0]?.n ?? 0)),
             Effect.orDie
-          ),
-        view: (user, target) =>
+          )),
+        view: Effect.fn("RelationshipsRepo.view")((user, target) =>
           sql<ViewRow>`SELECT u.*, r.type, r.nickname, r.since
                        FROM relationships r JOIN users u ON u.id = r.target_id
                        WHERE r.user_id = ${user} AND r.target_id = ${target}`.pipe(
             Effect.map((rows) => (rows[0] === undefined ? undefined : toView(rows[0]))),
             Effect.orDie
-          ),
-        list: (user) =>
+          )),
+        list: Effect.fn("RelationshipsRepo.list")((user) =>
           sql<ViewRow>`SELECT u.*, r.type, r.nickname, r.since
                        FROM relationships r JOIN users u ON u.id = r.target_id
                        WHERE r.user_id = ${user} ORDER BY r.since, r.target_id`.pipe(
             Effect.map((rows) => rows.map(toView)),
             Effect.orDie
-          ),
-        setNickname: (user, target, nickname) =>
+          )),
+        setNickname: Effect.fn("RelationshipsRepo.setNickname")((user, target, nickname) =>
           sql`UPDATE relationships SET nickname = ${nickname}
               WHERE user_id = ${user} AND target_id = ${target} AND type = ${RelationshipType.friend}
-              RETURNING 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+              RETURNING 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie))
       })
     })
   )

@@ -64,59 +64,54 @@ export class Handoffs extends Context.Service<Handoffs, {
       const statusOf = (row: Row | undefined): HandoffStatus =>
         row === undefined ? "expired" : row.delivered ? "completed" : !row.live ? "expired" : row.completed ? "completed" : "pending"
 
-      const initiate = (client: Client) =>
-        Effect.gen(function*() {
-          // Rows are worthless once expired; a day of them is kept for nothing but clarity in the table.
-          yield* sql`DELETE FROM auth_handoffs WHERE expires_at < now() - interval '1 day'`
-          for (;;) {
-            const code = newHandoffCode()
-            const rows = yield* sql<{ expires_at: Date | string }>`
-              INSERT INTO auth_handoffs (code_hash, client_ip, user_agent, expires_at)
-              VALUES (${tokenHash(normalizeHandoffCode(code) ?? code)}, ${client.ip}, ${client.userAgent},
-                      now() + make_interval(secs => ${HANDOFF_LIFETIME_SECONDS}))
-              ON CONFLICT DO NOTHING
-              RETURNING expires_at`
-            const row = rows[0]
-            if (row !== undefined) return { code, expiresAt: new Date(row.expires_at) }
-          }
-        }).pipe(Effect.orDie)
+      const initiate = Effect.fn("Handoffs.initiate")(function*(client: Client) {
+        // Rows are worthless once expired; a day of them is kept for nothing but clarity in the table.
+        yield* sql`DELETE FROM auth_handoffs WHERE expires_at < now() - interval '1 day'`
+        for (;;) {
+          const code = newHandoffCode()
+          const rows = yield* sql<{ expires_at: Date | string }>`
+            INSERT INTO auth_handoffs (code_hash, client_ip, user_agent, expires_at)
+            VALUES (${tokenHash(normalizeHandoffCode(code) ?? code)}, ${client.ip}, ${client.userAgent},
+                    now() + make_interval(secs => ${HANDOFF_LIFETIME_SECONDS}))
+            ON CONFLICT DO NOTHING
+            RETURNING expires_at`
+          const row = rows[0]
+          if (row !== undefined) return { code, expiresAt: new Date(row.expires_at) }
+        }
+      }, Effect.orDie)
 
-      const complete = (code: string, userId: string) =>
-        Effect.gen(function*() {
-          const hash = yield* hashOf(code)
-          const done = yield* sql`
-            UPDATE auth_handoffs SET user_id = ${userId}, completed_at = now()
-            WHERE code_hash = ${hash} AND completed_at IS NULL AND expires_at > now()
-            RETURNING 1`.pipe(Effect.orDie)
-          if (done.length === 1) return
-          const row = yield* read(hash)
-          if (row !== undefined && !row.completed && !row.live) return yield* handoffCodeExpired()
-          return yield* invalidHandoffCode()
-        })
+      const complete = Effect.fn("Handoffs.complete")(function*(code: string, userId: string) {
+        const hash = yield* hashOf(code)
+        const done = yield* sql`
+          UPDATE auth_handoffs SET user_id = ${userId}, completed_at = now()
+          WHERE code_hash = ${hash} AND completed_at IS NULL AND expires_at > now()
+          RETURNING 1`.pipe(Effect.orDie)
+        if (done.length === 1) return
+        const row = yield* read(hash)
+        if (row !== undefined && !row.completed && !row.live) return yield* handoffCodeExpired()
+        return yield* invalidHandoffCode()
+      })
 
-      const poll = (code: string) =>
-        Effect.gen(function*() {
-          const hash = yield* hashOf(code)
-          const claimed = yield* sql<{ user_id: string }>`
-            UPDATE auth_handoffs SET delivered_at = now()
-            WHERE code_hash = ${hash} AND completed_at IS NOT NULL AND delivered_at IS NULL AND expires_at > now()
-            RETURNING user_id`.pipe(Effect.orDie)
-          const userId = claimed[0]?.user_id
-          if (userId !== undefined) return { status: "completed" as const, claimedBy: String(userId) }
-          return { status: statusOf(yield* read(hash)) }
-        })
+      const poll = Effect.fn("Handoffs.poll")(function*(code: string) {
+        const hash = yield* hashOf(code)
+        const claimed = yield* sql<{ user_id: string }>`
+          UPDATE auth_handoffs SET delivered_at = now()
+          WHERE code_hash = ${hash} AND completed_at IS NOT NULL AND delivered_at IS NULL AND expires_at > now()
+          RETURNING user_id`.pipe(Effect.orDie)
+        const userId = claimed[0]?.user_id
+        if (userId !== undefined) return { status: "completed" as const, claimedBy: String(userId) }
+        return { status: statusOf(yield* read(hash)) }
+      })
 
-      const info = (code: string) =>
-        Effect.gen(function*() {
-          const row = yield* read(yield* hashOf(code))
-          return { status: statusOf(row), userAgent: row?.user_agent ?? null }
-        })
+      const info = Effect.fn("Handoffs.info")(function*(code: string) {
+        const row = yield* read(yield* hashOf(code))
+        return { status: statusOf(row), userAgent: row?.user_agent ?? null }
+      })
 
-      const cancel = (code: string) =>
-        Effect.gen(function*() {
-          const hash = yield* hashOf(code)
-          yield* sql`DELETE FROM auth_handoffs WHERE code_hash = ${hash} AND delivered_at IS NULL`.pipe(Effect.orDie)
-        })
+      const cancel = Effect.fn("Handoffs.cancel")(function*(code: string) {
+        const hash = yield* hashOf(code)
+        yield* sql`DELETE FROM auth_handoffs WHERE code_hash = ${hash} AND delivered_at IS NULL`.pipe(Effect.orDie)
+      })
 
       return Handoffs.of({ initiate, complete, poll, info, cancel })
     })

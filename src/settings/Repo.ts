@@ -25,12 +25,12 @@ export class SettingsRepo extends Context.Service<SettingsRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return SettingsRepo.of({
-        read: (userId) =>
+        read: Effect.fn("SettingsRepo.read")((userId) =>
           sql<SettingsRow>`
             SELECT u.theme, u.locale, u.date_of_birth, cardinality(u.acls) > 0 AS staff, s.data
             FROM users u LEFT JOIN user_settings s ON s.user_id = u.id
-            WHERE u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]), Effect.orDie),
-        write: (userId, changes, theme, locale) =>
+            WHERE u.id = ${userId}`.pipe(Effect.map((rows) => rows[0]), Effect.orDie)),
+        write: Effect.fn("SettingsRepo.write")((userId, changes, theme, locale) =>
           sql.withTransaction(Effect.gen(function*() {
             if (theme !== undefined || locale !== undefined) {
               yield* sql`UPDATE users SET theme = COALESCE(${theme ?? null}, theme), locale = COALESCE(${locale ?? null}, locale)
@@ -39,7 +39,7 @@ export class SettingsRepo extends Context.Service<SettingsRepo, {
             yield* sql`
               INSERT INTO user_settings (user_id, data) VALUES (${userId}, ${JSON.stringify(changes)}::jsonb)
               ON CONFLICT (user_id) DO UPDATE SET data = user_settings.data || EXCLUDED.data, updated_at = now()`
-          })).pipe(Effect.orDie)
+          })).pipe(Effect.orDie))
       })
     })
   )

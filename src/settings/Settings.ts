@@ -43,18 +43,17 @@ export class UserSettings extends Context.Service<UserSettings, {
           return present(stored, { theme: row.theme, locale: row.locale, adult: isAdult(row.date_of_birth, now), staff: row.staff }, now)
         })
 
-      const get = (userId: string) => Effect.flatMap(load(userId), show)
+      const get = Effect.fn("UserSettings.get")((userId: string) => Effect.flatMap(load(userId), show))
 
-      const update = (userId: string, body: UserSettingsUpdateRequest) =>
-        Effect.gen(function*() {
-          const before = yield* load(userId)
-          const change = toStored(body, before.staff, new Date())
-          if (change.problems.length > 0) {
-            return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: change.problems })
-          }
-          yield* repo.write(userId, change.stored, change.theme, change.locale)
-          return yield* get(userId)
-        })
+      const update = Effect.fn("UserSettings.update")(function*(userId: string, body: UserSettingsUpdateRequest) {
+        const before = yield* load(userId)
+        const change = toStored(body, before.staff, new Date())
+        if (change.problems.length > 0) {
+          return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: change.problems })
+        }
+        yield* repo.write(userId, change.stored, change.theme, change.locale)
+        return yield* get(userId)
+      })
 
       return UserSettings.of({ get, update })
     })

@@ -17,7 +17,7 @@ export class Sms extends Context.Service<Sms, {
 }>()("guildhall/Sms") {
   static readonly layerHttp = (url: string) =>
     Layer.succeed(Sms, Sms.of({
-      send: (to, body) =>
+      send: Effect.fn("Sms.send")((to, body) =>
         Effect.tryPromise({
           try: async () => {
             const response = await fetch(url, {
@@ -29,12 +29,12 @@ export class Sms extends Context.Service<Sms, {
             if (!response.ok) throw new Error(`the provider answered ${response.status}`)
           },
           catch: (cause) => new SmsError({ message: `SMS to ${to} failed: ${String(cause)}` })
-        })
+        }))
     }))
 
   static readonly layerOutbox = (directory: string) =>
     Layer.succeed(Sms, Sms.of({
-      send: (to, body) =>
+      send: Effect.fn("Sms.send")((to, body) =>
         Effect.tryPromise({
           try: async () => {
             await Fs.mkdir(directory, { recursive: true })
@@ -42,7 +42,7 @@ export class Sms extends Context.Service<Sms, {
             await Fs.writeFile(Path.join(directory, name), `To: ${to}\n\n${body}\n`, { flag: "wx" })
           },
           catch: (cause) => new SmsError({ message: `cannot write to the outbox ${directory}: ${String(cause)}` })
-        })
+        }))
     }))
 
   static readonly layer = Layer.unwrap(

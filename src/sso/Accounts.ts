@@ -112,16 +112,15 @@ export class SsoAccounts extends Context.Service<SsoAccounts, {
           return created
         })
 
-      const resolve = (i: VerifiedIdentity, autoProvision: boolean) =>
-        Effect.gen(function*() {
-          for (let tries = 0; tries < 3; tries++) {
-            const userId = yield* sql.withTransaction(attempt(i, autoProvision)).pipe(
-              Effect.catchTag("LostRace", () => Effect.succeed(undefined))
-            )
-            if (userId !== undefined) return userId
-          }
-          return yield* Effect.die(new Error("SSO account could not be resolved after 3 attempts"))
-        }).pipe(Effect.catchTag("SqlError", Effect.die))
+      const resolve = Effect.fn("SsoAccounts.resolve")(function*(i: VerifiedIdentity, autoProvision: boolean) {
+        for (let tries = 0; tries < 3; tries++) {
+          const userId = yield* sql.withTransaction(attempt(i, autoProvision)).pipe(
+            Effect.catchTag("LostRace", () => Effect.succeed(undefined))
+          )
+          if (userId !== undefined) return userId
+        }
+        return yield* Effect.die(new Error("SSO account could not be resolved after 3 attempts"))
+      }, Effect.catchTag("SqlError", Effect.die))
 
       return SsoAccounts.of({ resolve })
     })

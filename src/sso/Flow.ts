@@ -68,64 +68,62 @@ export class SsoFlow extends Context.Service<SsoFlow, {
         enforced: isUsable(s) && s.enforced,
         display_name: s.display_name,
         redirect_uri: redirectUriOf(s)
-      }))
+      })).pipe(Effect.withSpan("SsoFlow.status"))
 
-      const start = (input: { redirectTo?: string | null; redirectUri?: string | null }) =>
-        Effect.gen(function*() {
-          const s = yield* usable
-          const redirectUri = redirectUriOf(s)
-          const asked = input.redirectUri?.trim() ?? ""
-          if (asked !== "" && asked !== redirectUri) {
-            return yield* invalidField("redirect_uri", "INVALID_URL_FORMAT", "Not the redirect URI configured for SSO")
-          }
-          const codeVerifier = oidc.randomPKCECodeVerifier()
-          const codeChallenge = yield* Effect.promise(() => oidc.calculatePKCECodeChallenge(codeVerifier))
-          const nonce = oidc.randomNonce()
-          const issuer = s.issuer ?? ""
-          const state = yield* tokens.issue("sso_state", null, "10 minutes", {
-            issuer,
-            redirect_uri: redirectUri,
-            redirect_to: safeRedirectTo(input.redirectTo),
-            nonce,
-            code_verifier: codeVerifier
-          })
-          const authorizationUrl = yield* party.authorizationUrl(s, { redirectUri, scope: scopeOf(s), state, nonce, codeChallenge })
-          return { authorization_url: authorizationUrl, redirect_uri: redirectUri, state }
+      const start = Effect.fn("SsoFlow.start")(function*(input: { redirectTo?: string | null; redirectUri?: string | null }) {
+        const s = yield* usable
+        const redirectUri = redirectUriOf(s)
+        const asked = input.redirectUri?.trim() ?? ""
+        if (asked !== "" && asked !== redirectUri) {
+          return yield* invalidField("redirect_uri", "INVALID_URL_FORMAT", "Not the redirect URI configured for SSO")
+        }
+        const codeVerifier = oidc.randomPKCECodeVerifier()
+        const codeChallenge = yield* Effect.promise(() => oidc.calculatePKCECodeChallenge(codeVerifier))
+        const nonce = oidc.randomNonce()
+        const issuer = s.issuer ?? ""
+        const state = yield* tokens.issue("sso_state", null, "10 minutes", {
+          issuer,
+          redirect_uri: redirectUri,
+          redirect_to: safeRedirectTo(input.redirectTo),
+          nonce,
+          code_verifier: codeVerifier
         })
+        const authorizationUrl = yield* party.authorizationUrl(s, { redirectUri, scope: scopeOf(s), state, nonce, codeChallenge })
+        return { authorization_url: authorizationUrl, redirect_uri: redirectUri, state }
+      })
 
-      const complete = (input: { code: string; state: string }) =>
-        Effect.gen(function*() {
-          const s = yield* usable
-          // Used up before anything else: a state works once, whatever happens next.
-          const redeemed = yield* tokens.redeem("sso_state", input.state)
-          const pending = redeemed === undefined ? Option.none() : decodePending(redeemed.data)
-          // A state from before the operator switched providers is no good either.
-          if (Option.isNone(pending) || pending.value.issuer !== s.issuer) return yield* badState()
-          const { redirect_uri, nonce, code_verifier, redirect_to } = pending.value
-          const claims = yield* party.exchange(s, {
-            redirectUri: redirect_uri,
-            code: input.code,
-            state: input.state,
-            nonce,
-            codeVerifier: code_verifier
-          })
-          const email = claims.email?.trim().toLowerCase()
-          if (email === undefined || !EMAIL.test(email) || email.length > 254) {
-            return yield* invalidField("email", "SSO_PROVIDER_DID_NOT_RETURN_EMAIL", "The identity provider gave no usable email address")
-          }
-          if (!claims.emailVerified) {
-            return yield* invalidField("email_verified", "INVALID_SSO_TOKEN", "The identity provider has not verified this email address")
-          }
-          const domain = normalizeDomain(email.slice(email.lastIndexOf("@") + 1))
-          if (s.allowed_domains.length > 0 && (domain === undefined || !s.allowed_domains.includes(domain))) {
-            return yield* invalidField("email", "EMAIL_DOMAIN_NOT_ALLOWED_FOR_SSO", "This email domain may not sign in with SSO here")
-          }
-          const userId = yield* accounts.resolve(
-            { issuer: claims.issuer, subject: claims.subject, email, name: claims.name },
-            s.auto_provision
-          )
-          return { userId, redirectTo: redirect_to }
+      const complete = Effect.fn("SsoFlow.complete")(function*(input: { code: string; state: string }) {
+        const s = yield* usable
+        // Used up before anything else: a state works once, whatever happens next.
+        const redeemed = yield* tokens.redeem("sso_state", input.state)
+        const pending = redeemed === undefined ? Option.none() : decodePending(redeemed.data)
+        // A state from before the operator switched providers is no good either.
+        if (Option.isNone(pending) || pending.value.issuer !== s.issuer) return yield* badState()
+        const { redirect_uri, nonce, code_verifier, redirect_to } = pending.value
+        const claims = yield* party.exchange(s, {
+          redirectUri: redirect_uri,
+          code: input.code,
+          state: input.state,
+          nonce,
+          codeVerifier: code_verifier
         })
+        const email = claims.email?.trim().toLowerCase()
+        if (email === undefined || !EMAIL.test(email) || email.length > 254) {
+          return yield* invalidField("email", "SSO_PROVIDER_DID_NOT_RETURN_EMAIL", "The identity provider gave no usable email address")
+        }
+        if (!claims.emailVerified) {
+          return yield* invalidField("email_verified", "INVALID_SSO_TOKEN", "The identity provider has not verified this email address")
+        }
+        const domain = normalizeDomain(email.slice(email.lastIndexOf("@") + 1))
+        if (s.allowed_domains.length > 0 && (domain === undefined || !s.allowed_domains.includes(domain))) {
+          return yield* invalidField("email", "EMAIL_DOMAIN_NOT_ALLOWED_FOR_SSO", "This email domain may not sign in with SSO here")
+        }
+        const userId = yield* accounts.resolve(
+          { issuer: claims.issuer, subject: claims.subject, email, name: claims.name },
+          s.auto_provision
+        )
+        return { userId, redirectTo: redirect_to }
+      })
 
       return SsoFlow.of({ status, start, complete })
     })

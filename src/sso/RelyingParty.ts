@@ -126,7 +126,7 @@ export class RelyingParty extends Context.Service<RelyingParty, {
         return config
       })
 
-    const authorizationUrl = (s: SsoSettingsRow, r: AuthorizationRequest) =>
+    const authorizationUrl = Effect.fn("RelyingParty.authorizationUrl")((s: SsoSettingsRow, r: AuthorizationRequest) =>
       Effect.flatMap(configuration(s), (config) =>
         Effect.try({
           try: () =>
@@ -140,51 +140,50 @@ export class RelyingParty extends Context.Service<RelyingParty, {
             }).href,
           // The provider's metadata has no usable authorization endpoint.
           catch: unreachable
-        }))
+        })))
 
-    const exchange = (s: SsoSettingsRow, x: CodeExchange) =>
-      Effect.gen(function*() {
-        const config = yield* configuration(s)
-        const metadata = config.serverMetadata()
-        // The client hands us code and state only; rebuild the provider's redirect to us from them.
-        const callback = new URL(x.redirectUri)
-        callback.searchParams.set("code", x.code)
-        callback.searchParams.set("state", x.state)
-        if (metadata.authorization_response_iss_parameter_supported === true) {
-          callback.searchParams.set("iss", metadata.issuer)
-        }
-        const claims = yield* Effect.tryPromise({
-          try: async () => {
-            const tokens = await oidc.authorizationCodeGrant(config, callback, {
-              pkceCodeVerifier: x.codeVerifier,
-              expectedNonce: x.nonce,
-              expectedState: x.state,
-              idTokenExpected: true
-            })
-            const idToken = tokens.claims()
-            if (idToken === undefined) throw new oidc.ClientError("no ID token")
-            // With the code flow most providers put profile claims in userinfo, not the ID token.
-            const userinfo: Readonly<Record<string, unknown>> = metadata.userinfo_endpoint === undefined
-              ? {}
-              : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub)
-            return { idToken, userinfo }
-          },
-          catch: (cause) => cause
-        }).pipe(
-          Effect.tapError((cause) => Effect.logWarning("SSO code exchange failed", { cause: String(cause) })),
-          Effect.mapError(classify)
-        )
-        const { idToken, userinfo } = claims
-        const emailSource = claim(userinfo, "email") !== undefined ? userinfo : idToken
-        return {
-          issuer: metadata.issuer,
-          subject: idToken.sub,
-          email: claim(emailSource, "email"),
-          emailVerified: verifiedFlag(emailSource["email_verified"]),
-          name: claim(userinfo, "name") ?? claim(idToken, "name") ?? claim(userinfo, "preferred_username") ??
-            claim(idToken, "preferred_username")
-        }
-      })
+    const exchange = Effect.fn("RelyingParty.exchange")(function*(s: SsoSettingsRow, x: CodeExchange) {
+      const config = yield* configuration(s)
+      const metadata = config.serverMetadata()
+      // The client hands us code and state only; rebuild the provider's redirect to us from them.
+      const callback = new URL(x.redirectUri)
+      callback.searchParams.set("code", x.code)
+      callback.searchParams.set("state", x.state)
+      if (metadata.authorization_response_iss_parameter_supported === true) {
+        callback.searchParams.set("iss", metadata.issuer)
+      }
+      const claims = yield* Effect.tryPromise({
+        try: async () => {
+          const tokens = await oidc.authorizationCodeGrant(config, callback, {
+            pkceCodeVerifier: x.codeVerifier,
+            expectedNonce: x.nonce,
+            expectedState: x.state,
+            idTokenExpected: true
+          })
+          const idToken = tokens.claims()
+          if (idToken === undefined) throw new oidc.ClientError("no ID token")
+          // With the code flow most providers put profile claims in userinfo, not the ID token.
+          const userinfo: Readonly<Record<string, unknown>> = metadata.userinfo_endpoint === undefined
+            ? {}
+            : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub)
+          return { idToken, userinfo }
+        },
+        catch: (cause) => cause
+      }).pipe(
+        Effect.tapError((cause) => Effect.logWarning("SSO code exchange failed", { cause: String(cause) })),
+        Effect.mapError(classify)
+      )
+      const { idToken, userinfo } = claims
+      const emailSource = claim(userinfo, "email") !== undefined ? userinfo : idToken
+      return {
+        issuer: metadata.issuer,
+        subject: idToken.sub,
+        email: claim(emailSource, "email"),
+        emailVerified: verifiedFlag(emailSource["email_verified"]),
+        name: claim(userinfo, "name") ?? claim(idToken, "name") ?? claim(userinfo, "preferred_username") ??
+          claim(idToken, "preferred_username")
+      }
+    })
 
     return RelyingParty.of({ authorizationUrl, exchange })
   })

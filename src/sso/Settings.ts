@@ -24,7 +24,7 @@ export class SsoSettings extends Context.Service<SsoSettings, {
           (rows) => rows[0] === undefined ? Effect.die(new Error("sso_settings has no row")) : Effect.succeed(rows[0])
         )
 
-      const update = (patch: SsoConfigUpdate) =>
+      const update = Effect.fn("SsoSettings.update")((patch: SsoConfigUpdate) =>
         sql.withTransaction(
           Effect.gen(function*() {
             // Locked, so two operators' concurrent edits apply one after the other.
@@ -43,9 +43,9 @@ export class SsoSettings extends Context.Service<SsoSettings, {
                 auto_provision = ${next.auto_provision}, redirect_uri = ${next.redirect_uri}, updated_at = now()`
             return { row: next, changed }
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die))
+        ).pipe(Effect.catchTag("SqlError", Effect.die)))
 
-      return SsoSettings.of({ get: read(false).pipe(Effect.orDie), update })
+      return SsoSettings.of({ get: read(false).pipe(Effect.orDie, Effect.withSpan("SsoSettings.get")), update })
     })
   )
 }

@@ -28,12 +28,12 @@ export class UserLinks extends Context.Service<UserLinks, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return UserLinks.of({
-        relationship: (viewerId, targetId) =>
+        relationship: Effect.fn("UserLinks.relationship")((viewerId, targetId) =>
           sql<{ type: number }>`SELECT type FROM relationships WHERE user_id = ${viewerId} AND target_id = ${targetId}`.pipe(
             Effect.map((rows) => rows[0]?.type),
             Effect.orDie
-          ),
-        sharedGuilds: (viewerId, targetId) =>
+          )),
+        sharedGuilds: Effect.fn("UserLinks.sharedGuilds")((viewerId, targetId) =>
           sql<{ id: string; nick: string | null; member_count: number }>`
             SELECT t.guild_id AS id, t.nick,
                    (SELECT count(*)::int FROM guild_members c WHERE c.guild_id = t.guild_id) AS member_count
@@ -42,20 +42,20 @@ export class UserLinks extends Context.Service<UserLinks, {
             ORDER BY t.guild_id`.pipe(
             Effect.map((rows) => rows.map((r) => ({ id: String(r.id), nick: r.nick, memberCount: r.member_count }))),
             Effect.orDie
-          ),
-        mutualFriends: (viewerId, targetId) =>
+          )),
+        mutualFriends: Effect.fn("UserLinks.mutualFriends")((viewerId, targetId) =>
           sql<UserRow>`
             SELECT u.* FROM relationships a
             JOIN relationships b ON b.target_id = a.target_id AND b.user_id = ${targetId} AND b.type = 1
             JOIN users u ON u.id = a.target_id
             WHERE a.user_id = ${viewerId} AND a.type = 1
-            ORDER BY u.id DESC`.pipe(Effect.orDie),
-        profilePrivacy: (targetId) =>
+            ORDER BY u.id DESC`.pipe(Effect.orDie)),
+        profilePrivacy: Effect.fn("UserLinks.profilePrivacy")((targetId) =>
           sql<{ level: number | null }>`
             SELECT (data->>'profile_privacy')::int AS level FROM user_settings WHERE user_id = ${targetId}`.pipe(
             Effect.map((rows) => rows[0]?.level ?? 0),
             Effect.orDie
-          )
+          ))
       })
     })
   )

@@ -72,34 +72,33 @@ export class Profiles extends Context.Service<Profiles, {
         return visible && target.timezone ? offsetMinutes(target.timezone, new Date()) : null
       }
 
-      const view = (viewerId: string, targetId: string, options: ProfileOptions) =>
-        Effect.gen(function*() {
-          const target = yield* users.findById(targetId)
-          if (target === undefined) return yield* unknown("USER")
-          const self = viewerId === targetId
-          const relationship = self ? undefined : yield* links.relationship(viewerId, targetId)
-          const shared = self ? [] : yield* links.sharedGuilds(viewerId, targetId)
-          const related = relationship === FRIEND || relationship === INCOMING || relationship === OUTGOING
-          if (!self && !target.bot && !related && shared.length === 0) return yield* missingAccess()
-          const restricted = !self && !target.bot && (yield* limited(target, relationship, shared))
-          const mutualFriends = options.withMutualFriends && !self ? yield* links.mutualFriends(viewerId, targetId) : undefined
-          return {
-            user: toUserPartial(target),
-            user_profile: {
-              bio: restricted ? null : target.bio,
-              pronouns: restricted ? null : target.pronouns,
-              banner: target.banner,
-              banner_color: null,
-              accent_color: target.accent_color
-            },
-            ...(mutualFriends === undefined ? {} : { mutual_friends: mutualFriends.map(toUserPartial) }),
-            ...(options.withMutualGuilds && !self ? { mutual_guilds: shared.map((g) => ({ id: g.id, nick: g.nick })) } : {}),
-            // Account connections are not built yet: nobody has one to show.
-            connected_accounts: [],
-            timezone_offset: restricted ? null : timezoneOffset(target, self, relationship === FRIEND, shared.length > 0),
-            profile_limited: restricted
-          }
-        })
+      const view = Effect.fn("Profiles.view")(function*(viewerId: string, targetId: string, options: ProfileOptions) {
+        const target = yield* users.findById(targetId)
+        if (target === undefined) return yield* unknown("USER")
+        const self = viewerId === targetId
+        const relationship = self ? undefined : yield* links.relationship(viewerId, targetId)
+        const shared = self ? [] : yield* links.sharedGuilds(viewerId, targetId)
+        const related = relationship === FRIEND || relationship === INCOMING || relationship === OUTGOING
+        if (!self && !target.bot && !related && shared.length === 0) return yield* missingAccess()
+        const restricted = !self && !target.bot && (yield* limited(target, relationship, shared))
+        const mutualFriends = options.withMutualFriends && !self ? yield* links.mutualFriends(viewerId, targetId) : undefined
+        return {
+          user: toUserPartial(target),
+          user_profile: {
+            bio: restricted ? null : target.bio,
+            pronouns: restricted ? null : target.pronouns,
+            banner: target.banner,
+            banner_color: null,
+            accent_color: target.accent_color
+          },
+          ...(mutualFriends === undefined ? {} : { mutual_friends: mutualFriends.map(toUserPartial) }),
+          ...(options.withMutualGuilds && !self ? { mutual_guilds: shared.map((g) => ({ id: g.id, nick: g.nick })) } : {}),
+          // Account connections are not built yet: nobody has one to show.
+          connected_accounts: [],
+          timezone_offset: restricted ? null : timezoneOffset(target, self, relationship === FRIEND, shared.length > 0),
+          profile_limited: restricted
+        }
+      })
 
       return Profiles.of({ view })
     })

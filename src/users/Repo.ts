@@ -117,27 +117,28 @@ export class UsersRepo extends Context.Service<UsersRepo, {
       const sql = yield* SqlClient.SqlClient
       const first = (rows: ReadonlyArray<UserRow>) => rows[0]
       return UsersRepo.of({
-        findById: (id) => sql<UserRow>`SELECT * FROM users WHERE id = ${id}`.pipe(Effect.map(first), Effect.orDie),
-        findByEmail: (email) =>
-          sql<UserRow>`SELECT * FROM users WHERE lower(email) = lower(${email})`.pipe(Effect.map(first), Effect.orDie),
-        emailTaken: (email) =>
+        findById: Effect.fn("UsersRepo.findById")((id) =>
+          sql<UserRow>`SELECT * FROM users WHERE id = ${id}`.pipe(Effect.map(first), Effect.orDie)),
+        findByEmail: Effect.fn("UsersRepo.findByEmail")((email) =>
+          sql<UserRow>`SELECT * FROM users WHERE lower(email) = lower(${email})`.pipe(Effect.map(first), Effect.orDie)),
+        emailTaken: Effect.fn("UsersRepo.emailTaken")((email) =>
           sql`SELECT 1 FROM users WHERE lower(email) = lower(${email})`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
-          ),
-        takenDiscriminators: (username) =>
+          )),
+        takenDiscriminators: Effect.fn("UsersRepo.takenDiscriminators")((username) =>
           sql<{ discriminator: string }>`SELECT discriminator FROM users WHERE lower(username) = lower(${username})`.pipe(
             Effect.map((rows) => new Set(rows.map((r) => r.discriminator))),
             Effect.orDie
-          ),
-        insert: (user) =>
+          )),
+        insert: Effect.fn("UsersRepo.insert")((user) =>
           sql`
             INSERT INTO users (id, username, discriminator, global_name, email, password_hash, date_of_birth, theme)
             VALUES (${user.id}, ${user.username}, ${user.discriminator}, ${user.globalName}, ${user.email},
                     ${user.passwordHash}, ${user.dateOfBirth}, ${user.theme})
             ON CONFLICT DO NOTHING
-            RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-        update: (id, changes) => {
+            RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
+        update: Effect.fn("UsersRepo.update")((id, changes) => {
           // An absent key is no change: it must not become `SET column = NULL`.
           const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
           if (Object.keys(set).length === 0) return Effect.succeed(true)
@@ -146,7 +147,7 @@ export class UsersRepo extends Context.Service<UsersRepo, {
             Effect.catchIf((error) => error.reason._tag === "UniqueViolation", () => Effect.succeed(false)),
             Effect.orDie
           )
-        }
+        })
       })
     })
   )

@@ -86,66 +86,65 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       const userEvents = yield* UserEvents
       const encodeView = Schema.encodeEffect(UserPrivateResponse)
 
-      const plan = (me: CurrentUser["Service"], body: UserUpdateRequest) =>
-        Effect.gen(function*() {
-          const row = yield* users.findById(me.id)
-          if (row === undefined) return yield* unauthorized()
-          if (body.premium_enabled_override !== undefined && row.acls.length === 0) return yield* missingAccess()
-          const problems: Array<FieldError> = []
-          const problem = (path: string, code: string, message: string) => problems.push({ path, code, message })
+      const plan = Effect.fn("UserUpdates.plan")(function*(me: CurrentUser["Service"], body: UserUpdateRequest) {
+        const row = yield* users.findById(me.id)
+        if (row === undefined) return yield* unauthorized()
+        if (body.premium_enabled_override !== undefined && row.acls.length === 0) return yield* missingAccess()
+        const problems: Array<FieldError> = []
+        const problem = (path: string, code: string, message: string) => problems.push({ path, code, message })
 
-          const username = body.username !== undefined && body.username !== row.username ? body.username : undefined
-          const nameProblem = username === undefined ? undefined : usernameProblem(username)
-          if (nameProblem !== undefined) problems.push(nameProblem)
-          const discriminator = body.discriminator === undefined ? undefined : formatDiscriminator(Number(body.discriminator))
-          if (discriminator !== undefined && discriminator !== row.discriminator) {
-            problem("discriminator", "CHANGING_DISCRIMINATOR_REQUIRES_PREMIUM", "Choosing a discriminator needs premium")
-          }
-          const email = body.email?.toLowerCase()
-          if (body.email_token === undefined && email !== undefined && email !== row.email?.toLowerCase()) {
-            problem("email", "EMAIL_MUST_BE_CHANGED_VIA_TOKEN", "Change the email address through the email change flow")
-          }
-          if (body.new_password !== undefined) problems.push(...passwordProblems(body.new_password, "new_password"))
-          const zone = cleared(body.timezone)
-          const timezone = zone === undefined || zone === null ? zone : zone.trim()
-          if (timezone !== undefined && timezone !== null && !isTimeZone(timezone)) {
-            problem("timezone", "INVALID_TIMEZONE_IDENTIFIER", "Not an IANA time zone")
-          }
-          const image = imageFieldHash(problems)
-          const avatar = image(body.avatar, "avatar")
-          const banner = image(body.banner, "banner")
-          if (problems.length > 0) {
-            return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
-          }
+        const username = body.username !== undefined && body.username !== row.username ? body.username : undefined
+        const nameProblem = username === undefined ? undefined : usernameProblem(username)
+        if (nameProblem !== undefined) problems.push(nameProblem)
+        const discriminator = body.discriminator === undefined ? undefined : formatDiscriminator(Number(body.discriminator))
+        if (discriminator !== undefined && discriminator !== row.discriminator) {
+          problem("discriminator", "CHANGING_DISCRIMINATOR_REQUIRES_PREMIUM", "Choosing a discriminator needs premium")
+        }
+        const email = body.email?.toLowerCase()
+        if (body.email_token === undefined && email !== undefined && email !== row.email?.toLowerCase()) {
+          problem("email", "EMAIL_MUST_BE_CHANGED_VIA_TOKEN", "Change the email address through the email change flow")
+        }
+        if (body.new_password !== undefined) problems.push(...passwordProblems(body.new_password, "new_password"))
+        const zone = cleared(body.timezone)
+        const timezone = zone === undefined || zone === null ? zone : zone.trim()
+        if (timezone !== undefined && timezone !== null && !isTimeZone(timezone)) {
+          problem("timezone", "INVALID_TIMEZONE_IDENTIFIER", "Not an IANA time zone")
+        }
+        const image = imageFieldHash(problems)
+        const avatar = image(body.avatar, "avatar")
+        const banner = image(body.banner, "banner")
+        if (problems.length > 0) {
+          return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
+        }
 
-          let premiumFlags = row.premium_flags ?? 0
-          premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeHidden, body.premium_badge_hidden)
-          premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeMasked, body.premium_badge_masked)
-          premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeTimestampHidden, body.premium_badge_timestamp_hidden)
-          premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeSequenceHidden, body.premium_badge_sequence_hidden)
-          premiumFlags = withFlag(premiumFlags, PremiumFlags.enabledOverride, body.premium_enabled_override)
-          const globalName = cleared(body.global_name)
-          const changes: UserChanges = {
-            global_name: globalName === undefined || globalName === null ? globalName : globalName.trim(),
-            avatar,
-            banner,
-            bio: cleared(body.bio),
-            pronouns: cleared(body.pronouns),
-            accent_color: body.accent_color,
-            timezone,
-            timezone_privacy_flags: body.timezone_privacy_flags,
-            premium_flags: premiumFlags === (row.premium_flags ?? 0) ? undefined : premiumFlags,
-            mention_flags: body.mention_flags
-          }
-          return {
-            row,
-            changes,
-            username,
-            discriminator,
-            newPassword: body.new_password,
-            needsSudo: username !== undefined || body.new_password !== undefined
-          }
-        })
+        let premiumFlags = row.premium_flags ?? 0
+        premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeHidden, body.premium_badge_hidden)
+        premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeMasked, body.premium_badge_masked)
+        premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeTimestampHidden, body.premium_badge_timestamp_hidden)
+        premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeSequenceHidden, body.premium_badge_sequence_hidden)
+        premiumFlags = withFlag(premiumFlags, PremiumFlags.enabledOverride, body.premium_enabled_override)
+        const globalName = cleared(body.global_name)
+        const changes: UserChanges = {
+          global_name: globalName === undefined || globalName === null ? globalName : globalName.trim(),
+          avatar,
+          banner,
+          bio: cleared(body.bio),
+          pronouns: cleared(body.pronouns),
+          accent_color: body.accent_color,
+          timezone,
+          timezone_privacy_flags: body.timezone_privacy_flags,
+          premium_flags: premiumFlags === (row.premium_flags ?? 0) ? undefined : premiumFlags,
+          mention_flags: body.mention_flags
+        }
+        return {
+          row,
+          changes,
+          username,
+          discriminator,
+          newPassword: body.new_password,
+          needsSudo: username !== undefined || body.new_password !== undefined
+        }
+      })
 
       /** The discriminator a new username gets: the named or current one when free there, else a random free one. */
       const settleTag = (row: UserRow, username: string, named: string | undefined) =>
@@ -169,33 +168,33 @@ export class UserUpdates extends Context.Service<UserUpdates, {
           )
         })
 
-      const commit = (me: CurrentUser["Service"], { row, changes, username, discriminator, newPassword }: UpdatePlan) =>
-        Effect.gen(function*() {
-          const tag = username === undefined ? {} : { username, discriminator: yield* settleTag(row, username, discriminator) }
-          const password = newPassword === undefined
-            ? {}
-            : { password_hash: yield* passwords.hash(newPassword), password_changed_at: new Date() }
-          if (!(yield* users.update(me.id, { ...changes, ...tag, ...password }))) return yield* tagTaken()
-          if (newPassword !== undefined) yield* signOutOthers(me, row.email)
-        })
+      const commit = Effect.fn("UserUpdates.commit")(function*(
+        me: CurrentUser["Service"],
+        { row, changes, username, discriminator, newPassword }: UpdatePlan
+      ) {
+        const tag = username === undefined ? {} : { username, discriminator: yield* settleTag(row, username, discriminator) }
+        const password = newPassword === undefined
+          ? {}
+          : { password_hash: yield* passwords.hash(newPassword), password_changed_at: new Date() }
+        if (!(yield* users.update(me.id, { ...changes, ...tag, ...password }))) return yield* tagTaken()
+        if (newPassword !== undefined) yield* signOutOthers(me, row.email)
+      })
 
-      const privateView = (userId: string) =>
-        Effect.gen(function*() {
-          const row = yield* users.findById(userId)
-          if (row === undefined) return yield* unauthorized()
-          const methods = yield* mfa.methods(userId)
-          const pending = yield* deletions.pending(userId)
-          return toUserPrivate(row, [...(methods.totp ? [0] : []), ...(methods.webauthn ? [2] : [])], pending)
-        })
+      const privateView = Effect.fn("UserUpdates.privateView")(function*(userId: string) {
+        const row = yield* users.findById(userId)
+        if (row === undefined) return yield* unauthorized()
+        const methods = yield* mfa.methods(userId)
+        const pending = yield* deletions.pending(userId)
+        return toUserPrivate(row, [...(methods.totp ? [0] : []), ...(methods.webauthn ? [2] : [])], pending)
+      })
 
       // READY's `user` and this event are the same object, so a client replaces what it holds.
-      const announce = (userId: string) =>
-        Effect.gen(function*() {
-          const view = yield* privateView(userId)
-          const data = yield* Effect.orDie(encodeView(view))
-          yield* userEvents.publish([userId], { type: "USER_UPDATE", data: JSON.stringify(data) })
-          return view
-        })
+      const announce = Effect.fn("UserUpdates.announce")(function*(userId: string) {
+        const view = yield* privateView(userId)
+        const data = yield* Effect.orDie(encodeView(view))
+        yield* userEvents.publish([userId], { type: "USER_UPDATE", data: JSON.stringify(data) })
+        return view
+      })
 
       return UserUpdates.of({ plan, commit, privateView, announce })
     })
