@@ -1,8 +1,8 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { createInvite, firstChannel } from "../invites/Fixtures.ts"
+import { createInvite } from "../invites/Fixtures.ts"
 import { TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { connect, dataOf, gatewayUrl, identified, nextMatching, nextOfType } from "./Client.ts"
 
 const statusOf = (d: unknown) => (typeof d === "object" && d !== null && "status" in d ? d.status : undefined)
@@ -14,8 +14,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("presences
       const owner = yield* api.register()
       const member = yield* api.register()
       const friend = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
+      const { guildId, channelId } = yield* createGuild(owner.token)
+      const code = yield* createInvite(owner.token, channelId)
       assert.strictEqual((yield* api.request("POST", `/invites/${code}`, { token: member.token })).status, 200)
       assert.strictEqual((yield* api.request("POST", `/users/@me/relationships/${member.userId}`, { token: friend.token })).status, 200)
       assert.strictEqual((yield* api.request("PUT", `/users/@me/relationships/${friend.userId}`, { token: member.token, body: {} })).status, 200)

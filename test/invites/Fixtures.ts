@@ -2,18 +2,6 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { field, TestApi } from "../support/Api.ts"
 
-/** The id of the guild's first channel (its "general"). */
-export const firstChannel = (token: string, guildId: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const guild = yield* api.request("GET", `/guilds/${guildId}`, { token })
-    assert.strictEqual(guild.status, 200, JSON.stringify(guild.body))
-    const channels = (guild.body as { channels: ReadonlyArray<{ id: string }> }).channels
-    const first = channels[0]
-    if (first === undefined) throw new Error("the guild has no channel")
-    return first.id
-  })
-
 /** A new invite into `channelId`; its code. */
 export const createInvite = (token: string, channelId: string, body: Record<string, unknown> = {}) =>
   Effect.gen(function*() {

@@ -2,8 +2,9 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, memberWith, readyReadStates, reload, send, sent } from "./Fixtures.ts"
+import { guildWithChannel, memberWith, readyReadStates, send, sent } from "./Fixtures.ts"
 
 const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 

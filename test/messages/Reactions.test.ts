@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { identified } from "../gateway/Client.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, memberWith, reload, sent } from "./Fixtures.ts"
+import { fieldCode, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
 const READ = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 const REACT = READ | Permission.ADD_REACTIONS
