@@ -5,10 +5,9 @@ import { Permission } from "../../src/model/Permissions.ts"
 import { png } from "../media/Fixtures.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, memberWith, send } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, memberWith, send } from "./Fixtures.ts"
 import { BOUNDARY, payload, postHugeUpload, postMultipart } from "./Multipart.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
 interface Attachment {
   readonly id: string

@@ -6,6 +6,9 @@ import { addRole, createGuild, joinGuild, setEveryone } from "../support/Cast.ts
 import { queryAt } from "../support/Postgres.ts"
 import { Permission } from "../../src/model/Permissions.ts"
 
+/** What a member needs to take part in a channel: see it, read its history and send to it. */
+export const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+
 /** A guild owned by a fresh user: the owner, the guild and its first text channel ("general"). */
 export const guildWithChannel = Effect.gen(function*() {
   const api = yield* TestApi

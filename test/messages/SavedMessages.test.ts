@@ -2,9 +2,8 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
-import { guildWithChannel, memberWith, sent } from "./Fixtures.ts"
+import { CHAT, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
 interface Entry {
   readonly id: string
