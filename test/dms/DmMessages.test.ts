@@ -11,7 +11,6 @@ import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { ok, openDm, request, type User, user } from "./Fixtures.ts"
 
-
 const next = (client: GatewayClient, type: string) => Effect.map(nextOfType(client, type), dataOf)
 
 const invalid = (reply: Reply, code: string) => {

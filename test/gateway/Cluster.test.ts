@@ -6,7 +6,6 @@ import { clusterEnvironment, clusterJson, clusterRegister, shardAndTwoApis } fro
 import { stopProcess } from "../support/Processes.ts"
 import { dataOf, identifyAt } from "./Client.ts"
 
-
 const json = clusterJson
 
 it.live("a session on API process A hears a change made through API process B to a guild whose actor is on shard process C", () =>

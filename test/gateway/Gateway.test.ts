@@ -7,7 +7,6 @@ import { expectError, field, TestApi } from "../support/Api.ts"
 import { createGuild } from "../support/Cast.ts"
 import { connect, dataOf, gatewayUrl, identified, identifyAt } from "./Client.ts"
 
-
 /** An owner with a guild, and a second user who joined it through an invite. */
 const guildOfTwo = Effect.gen(function*() {
   const api = yield* TestApi

@@ -7,7 +7,6 @@ import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { createInvite, eventuallyGuilds } from "./Fixtures.ts"
 
-
 /** Changes the guild in Postgres and has its actor reload: set-ups no endpoint of this domain makes. */
 const changeGuild = (guildId: string, statement: string) =>
   Effect.gen(function*() {

@@ -8,7 +8,6 @@ import { queryAt } from "../support/Postgres.ts"
 import { CHAT, fieldCode, guildWithChannel, memberWith, send } from "./Fixtures.ts"
 import { BOUNDARY, payload, postHugeUpload, postMultipart } from "./Multipart.ts"
 
-
 interface Attachment {
   readonly id: string
   readonly filename: string

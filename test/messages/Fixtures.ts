@@ -5,6 +5,7 @@ import { field, type Reply, TestApi } from "../support/Api.ts"
 import { addRole, createGuild, joinGuild, setEveryone } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { Permission } from "../../src/model/Permissions.ts"
+import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 
 /** What a member needs to take part in a channel: see it, read its history and send to it. */
 export const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
@@ -49,6 +50,9 @@ export const memberWith = (guildId: string, permissions: bigint) =>
     yield* setEveryone(guildId, 0n)
     return { ...joiner, roleId }
   })
+
+/** The id of a moment `msAgo` before now, with `low` in its lower bits: for rows written straight to Postgres, or ids too old to exist. */
+export const idAgo = (msAgo: number, low = 0n) => (((BigInt(Date.now() - msAgo) - SNOWFLAKE_EPOCH) << 22n) | low).toString()
 
 /** A channel of the guild made over HTTP (a text channel unless `body` says otherwise); its id. */
 export const newChannel = (token: string, guildId: string, body: Record<string, unknown>) =>

@@ -5,7 +5,6 @@ import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { CHAT, guildWithChannel, memberWith, readyReadStates, send, sent } from "./Fixtures.ts"
 
-
 /** The mention count a new session of `token` is given for the channel (READY's read_state), undefined when not listed. */
 const readyCount = (token: string, channelId: string) =>
   Effect.map(readyReadStates(token), (entries) => entries.get(channelId)?.mention_count)

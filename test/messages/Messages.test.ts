@@ -4,7 +4,7 @@ import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith, send, sent } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, idAgo, idsOf, memberWith, send, sent } from "./Fixtures.ts"
 
 const CHAT_WITH_EMBEDS = CHAT | Permission.EMBED_LINKS
 
@@ -197,7 +197,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages 
       assert.strictEqual(left[0]?.n, 0)
       const audit = yield* queryAt(api.databaseUrl, "SELECT target_id, options FROM guild_audit_log_entries WHERE guild_id = $1 AND action_type = 73", [guildId])
       assert.deepStrictEqual(audit, [{ target_id: channelId, options: { count: "3" } }])
-      const old = ((BigInt(Date.now() - 15 * 86_400_000) - 1420070400000n) << 22n).toString()
+      const old = idAgo(15 * 86_400_000)
       const tooOld = yield* api.request("POST", `/channels/${channelId}/messages/bulk-delete`, { token: owner.token, body: { messages: [ownerIds[0], old] } })
       expectError(tooOld, 400, "INVALID_FORM_BODY")
       const single = yield* api.request("POST", `/channels/${channelId}/messages/bulk-delete`, { token: owner.token, body: { messages: [old] } })
@@ -209,7 +209,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages 
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
       const other = yield* memberWith(guildId, CHAT_WITH_EMBEDS)
-      const messageId = ((BigInt(Date.now()) - 1420070400000n) << 22n).toString()
+      const messageId = idAgo(0)
       const files = [{ id: "11", filename: "a.png", size: 3, flags: 0 }, { id: "12", filename: "b.png", size: 4, flags: 0 }]
       yield* queryAt(
         api.databaseUrl,

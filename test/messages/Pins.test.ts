@@ -7,7 +7,6 @@ import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { CHAT, fieldCode, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
-
 const pin = (token: string, channelId: string, messageId: string, method: "PUT" | "DELETE" = "PUT") =>
   Effect.flatMap(TestApi, (api) => api.request(method, `/channels/${channelId}/pins/${messageId}`, { token }))
 

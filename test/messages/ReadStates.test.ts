@@ -6,7 +6,6 @@ import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { CHAT, guildWithChannel, idsOf, memberWith, newChannel, sent } from "./Fixtures.ts"
 
-
 /** The next dispatch of `type`, skipping the others (GUILD_CREATE, MESSAGE_CREATE, ...). */
 const nextOfType = (client: GatewayClient, type: string): Effect.Effect<Record<string, unknown>> =>
   Effect.flatMap(client.dispatch, (frame) =>

@@ -4,7 +4,6 @@ import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
 import { CHAT, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
-
 interface Entry {
   readonly id: string
   readonly message_id: string

@@ -8,7 +8,6 @@ import { queryAt, scratchDatabase } from "../support/Postgres.ts"
 import { freePort, type Started, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
 import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith } from "./Fixtures.ts"
 
-
 /** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
 const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)
 

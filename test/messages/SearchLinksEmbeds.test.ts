@@ -3,7 +3,6 @@ import { Effect } from "effect"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { CHAT, fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, send, sent, withEmbeds } from "./Fixtures.ts"
 
-
 const ids = (reply: Reply) => {
   assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
   return (reply.body as { messages: ReadonlyArray<{ id: string }> }).messages.map((m) => m.id)

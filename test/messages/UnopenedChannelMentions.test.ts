@@ -5,7 +5,6 @@ import { field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { CHAT, guildWithChannel, memberWith, newChannel, readyReadStates, send, sent } from "./Fixtures.ts"
 
-
 const storedRows = (userId: string, channelId: string) =>
   Effect.flatMap(TestApi, (api) =>
     queryAt(api.databaseUrl, "SELECT 1 FROM read_states WHERE user_id = $1 AND channel_id = $2", [userId, channelId]))

@@ -6,7 +6,6 @@ import { expectError, TestApi } from "../support/Api.ts"
 import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { createApplication, PASSWORD } from "./Fixtures.ts"
 
-
 const consent = (token: string, body: Record<string, unknown>) =>
   Effect.flatMap(TestApi, (api) => api.request("POST", "/oauth2/authorize/consent", { token, body }))
 
