@@ -14,6 +14,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guilds ov
         name: "The Hall",
         owner_id: owner.userId,
         member_count: 1,
+        // @everyone's default bits as the wire has them, written out rather than taken from the
+        // model: a change to the default must show up here.
         roles: [{ id, name: "@everyone", permissions: "8933636165185" }],
         channels: [{ type: 0, name: "general", guild_id: id }]
       })

@@ -88,13 +88,13 @@ export const setEveryone = (guildId: string, permissions: bigint) =>
  * `memberPermissions` when given, else only @everyone's) and a stranger who
  * is not in it.
  */
-export const cast = (options: { readonly guildName?: string; readonly memberPermissions?: bigint } = {}) =>
+export const cast = (options: { readonly memberPermissions?: bigint } = {}) =>
   Effect.gen(function*() {
     const api = yield* TestApi
     const owner = yield* api.register()
     const member = yield* api.register()
     const stranger = yield* api.register()
-    const { guildId, channelId } = yield* createGuild(owner.token, options.guildName)
+    const { guildId, channelId } = yield* createGuild(owner.token)
     yield* addMember(guildId, member.userId, options.memberPermissions)
     return { api, owner, member, stranger, guildId, channelId }
   })
