@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { auditEntries } from "../support/Audit.ts"
-import { createInvite, eventuallyGuilds } from "../invites/Fixtures.ts"
+import { createInvite, eventuallyGuilds, guildOfTwo } from "../invites/Fixtures.ts"
 import { expectError, TestApi } from "../support/Api.ts"
 import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
@@ -10,12 +10,7 @@ import { queryAt } from "../support/Postgres.ts"
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild bans over HTTP", (it) => {
   it.effect("bans a member out of the guild, lists the ban and lifts it, with audit entries", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
-      const { guildId, channelId } = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, channelId)
-      assert.strictEqual((yield* api.request("POST", `/invites/${code}`, { token: member.token })).status, 200)
+      const { api, owner, member, guildId, code } = yield* guildOfTwo
       assert.include(yield* eventuallyGuilds(member.token, (ids) => ids.includes(guildId)), guildId)
 
       const banned = yield* api.request("PUT", `/guilds/${guildId}/bans/${member.userId}`, {

@@ -1,23 +1,11 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
-import { createInvite } from "../invites/Fixtures.ts"
+import { createInvite, guildOfTwo } from "../invites/Fixtures.ts"
 import { createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { createGuild } from "../support/Cast.ts"
 import { connect, dataOf, gatewayUrl, identified, identifyAt } from "./Client.ts"
-
-/** An owner with a guild, and a second user who joined it through an invite. */
-const guildOfTwo = Effect.gen(function*() {
-  const api = yield* TestApi
-  const owner = yield* api.register()
-  const member = yield* api.register()
-  const { guildId, channelId } = yield* createGuild(owner.token)
-  const code = yield* createInvite(owner.token, channelId)
-  const joined = yield* api.request("POST", `/invites/${code}`, { token: member.token })
-  assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
-  return { api, owner, member, guildId }
-})
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gateway", (it) => {
   it.effect("GET /gateway and /gateway/bot hand out this deployment's ws:// URL; no token is 401", () =>

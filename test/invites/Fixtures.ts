@@ -1,6 +1,7 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 
 /** A new invite into `channelId`; its code. */
 export const createInvite = (token: string, channelId: string, body: Record<string, unknown> = {}) =>
@@ -24,3 +25,15 @@ export const eventuallyGuilds = (token: string, check: (ids: ReadonlyArray<strin
     }
     return ids
   })
+
+/** An owner with a guild, and a second user who joined it through an invite (its code). */
+export const guildOfTwo = Effect.gen(function*() {
+  const api = yield* TestApi
+  const owner = yield* api.register()
+  const member = yield* api.register()
+  const { guildId, channelId } = yield* createGuild(owner.token)
+  const code = yield* createInvite(owner.token, channelId)
+  const joined = yield* api.request("POST", `/invites/${code}`, { token: member.token })
+  assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
+  return { api, owner, member, guildId, code }
+})
