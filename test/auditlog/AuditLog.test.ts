@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, TestApi } from "../support/Api.ts"
-import { addMember, createGuild } from "../guilds/GuildFixtures.ts"
+import { addMember, cast, createGuild } from "../support/Cast.ts"
 
 interface Entry {
   readonly id: string
@@ -22,11 +22,9 @@ const entriesOf = (body: unknown): ReadonlyArray<Entry> => {
 
 /** A guild whose log holds three renames by the owner and then one toggle, with a reason, by a manager. */
 const guildWithHistory = Effect.gen(function*() {
-  const api = yield* TestApi
-  const owner = yield* api.register()
-  const manager = yield* api.register()
-  const id = yield* createGuild(owner.token)
-  yield* addMember(id, manager.userId, Permission.MANAGE_GUILD | Permission.VIEW_AUDIT_LOG)
+  const { api, owner, member: manager, stranger, guildId: id } = yield* cast({
+    memberPermissions: Permission.MANAGE_GUILD | Permission.VIEW_AUDIT_LOG
+  })
   for (const name of ["One", "Two", "Three"]) {
     const renamed = yield* api.request("PATCH", `/guilds/${id}`, { token: owner.token, body: { name } })
     assert.strictEqual(renamed.status, 200)
@@ -37,7 +35,7 @@ const guildWithHistory = Effect.gen(function*() {
     headers: { "x-audit-log-reason": "new%20look" }
   })
   assert.strictEqual(toggled.status, 200)
-  return { api, owner, manager, id }
+  return { api, owner, manager, stranger, id }
 })
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild audit log", (it) => {
@@ -89,7 +87,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild aud
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const id = yield* createGuild(owner.token)
+      const { guildId: id } = yield* createGuild(owner.token)
       for (const query of ["before=5&after=3", "limit=0", "limit=101", "limit=ten", "action_type=2", "user_id=me", "before=x"]) {
         const reply = yield* api.request("GET", `/guilds/${id}/audit-logs?${query}`, { token: owner.token })
         assert.strictEqual(reply.status, 400, query)
@@ -101,9 +99,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild aud
 
   it.effect("is for members holding VIEW_AUDIT_LOG", () =>
     Effect.gen(function*() {
-      const { api, manager, id } = yield* guildWithHistory
+      const { api, manager, stranger, id } = yield* guildWithHistory
       const member = yield* api.register()
-      const stranger = yield* api.register()
       yield* addMember(id, member.userId, Permission.MANAGE_GUILD)
       const byManager = yield* api.request("GET", `/guilds/${id}/audit-logs`, { token: manager.token })
       assert.strictEqual(byManager.status, 200)

@@ -1,21 +1,16 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { addMember, auditEntries, createGuild } from "../guilds/GuildFixtures.ts"
-import { createInvite, eventuallyGuilds, firstChannel } from "../invites/Fixtures.ts"
+import { Permission } from "../../src/model/Permissions.ts"
+import { auditEntries } from "../support/Audit.ts"
+import { createInvite, eventuallyGuilds, guildOfTwo } from "../invites/Fixtures.ts"
 import { expectError, TestApi } from "../support/Api.ts"
+import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-
-const BAN_MEMBERS = 1n << 2n
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild bans over HTTP", (it) => {
   it.effect("bans a member out of the guild, lists the ban and lifts it, with audit entries", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
-      assert.strictEqual((yield* api.request("POST", `/invites/${code}`, { token: member.token })).status, 200)
+      const { api, owner, member, guildId, code } = yield* guildOfTwo
       assert.include(yield* eventuallyGuilds(member.token, (ids) => ids.includes(guildId)), guildId)
 
       const banned = yield* api.request("PUT", `/guilds/${guildId}/bans/${member.userId}`, {
@@ -51,7 +46,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ban
       const api = yield* TestApi
       const owner = yield* api.register()
       const target = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       for (const body of [{ delete_message_days: 8 }, { reason: "x".repeat(513) }, { ban_duration_seconds: -1 }, { delete_message_days: "1" }]) {
         const reply = yield* api.request("PUT", `/guilds/${guildId}/bans/${target.userId}`, { token: owner.token, body })
         assert.strictEqual(reply.status, 400, JSON.stringify(body))
@@ -66,15 +61,11 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ban
 
   it("needs BAN_MEMBERS and a higher rank, and never bans the owner", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
+      const { api, owner, member: plain, stranger, guildId } = yield* cast()
       const moderator = yield* api.register()
       const peer = yield* api.register()
-      const plain = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      yield* addMember(guildId, moderator.userId, BAN_MEMBERS)
-      yield* addMember(guildId, peer.userId, BAN_MEMBERS)
-      yield* addMember(guildId, plain.userId)
+      yield* addMember(guildId, moderator.userId, Permission.BAN_MEMBERS)
+      yield* addMember(guildId, peer.userId, Permission.BAN_MEMBERS)
 
       for (const [method, path] of [
         ["GET", `/guilds/${guildId}/bans`],
@@ -85,7 +76,6 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ban
         assert.strictEqual(reply.status, 403, path)
         expect(reply.body).toMatchObject({ code: "MISSING_PERMISSIONS" })
       }
-      const stranger = yield* api.register()
       const outside = yield* api.request("GET", `/guilds/${guildId}/bans`, { token: stranger.token })
       expect(outside.body).toMatchObject({ code: "MISSING_ACCESS" })
       const theOwner = yield* api.request("PUT", `/guilds/${guildId}/bans/${owner.userId}`, { token: moderator.token, body: {} })
@@ -104,8 +94,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ban
       const owner = yield* api.register()
       const user = yield* api.register()
       const permanent = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
+      const { guildId, channelId } = yield* createGuild(owner.token)
+      const code = yield* createInvite(owner.token, channelId)
       const temp = yield* api.request("PUT", `/guilds/${guildId}/bans/${user.userId}`, {
         token: owner.token,
         body: { ban_duration_seconds: 1 }

@@ -2,33 +2,8 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { createGuild, newMember, reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-
-const admin = (key: string) => `Admin ${key}`
-let nextRoleId = 7_000_000_000_000_000_000n
-
-/** A guild owned by a fresh user: its id and the id of its first channel ("general"). */
-const guildOf = (token: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const reply = yield* api.request("POST", "/guilds", { token, body: { name: "Channels" } })
-    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-    const channels = (reply.body as { channels: ReadonlyArray<{ id: string }> }).channels
-    return { guildId: field(reply.body, "id"), generalId: channels[0]?.id ?? "" }
-  })
-
-/** A registered user made a member of the guild, with a role holding `permissions` (stored, then the actor reloaded). */
-const memberWith = (guildId: string, permissions: bigint) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const joiner = yield* api.register()
-    const roleId = (nextRoleId++).toString()
-    yield* queryAt(api.databaseUrl, "INSERT INTO guild_roles (id, guild_id, name, permissions, position) VALUES ($1, $2, 'staff', $3, 1)", [roleId, guildId, permissions.toString()])
-    yield* queryAt(api.databaseUrl, "INSERT INTO guild_members (guild_id, user_id, roles) VALUES ($1, $2, $3::bigint[])", [guildId, joiner.userId, `{${roleId}}`])
-    const reload = yield* api.request("POST", "/admin/guilds/reload", { token: admin(api.adminKey), body: { guild_id: guildId } })
-    assert.strictEqual(reload.status, 200, JSON.stringify(reload.body))
-    return { ...joiner, roleId }
-  })
 
 const auditOf = (guildId: string) =>
   Effect.flatMap(TestApi, (api) =>
@@ -39,7 +14,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const { guildId } = yield* guildOf(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const post = (token: string, body: unknown, headers?: Record<string, string>) =>
         api.request("POST", `/guilds/${guildId}/channels`, { token, body, ...(headers ? { headers } : {}) })
 
@@ -66,10 +41,10 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       const stranger = yield* api.register()
       const outside = yield* post(stranger.token, { type: 0, name: "x" })
       expectError(outside, 403, "MISSING_ACCESS")
-      const plain = yield* memberWith(guildId, 0n)
+      const plain = yield* newMember(guildId, 0n)
       const refused = yield* post(plain.token, { type: 0, name: "x" })
       expectError(refused, 403, "MISSING_PERMISSIONS")
-      const manager = yield* memberWith(guildId, Permission.MANAGE_CHANNELS)
+      const manager = yield* newMember(guildId, Permission.MANAGE_CHANNELS)
       assert.strictEqual((yield* post(manager.token, { type: 0, name: "by-manager" })).status, 200)
 
       const entries = yield* auditOf(guildId)
@@ -89,7 +64,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const { guildId, generalId } = yield* guildOf(owner.token)
+      const { guildId, channelId: generalId } = yield* createGuild(owner.token)
       const got = yield* api.request("GET", `/channels/${generalId}`, { token: owner.token })
       assert.strictEqual(got.status, 200)
       expect(got.body).toMatchObject({ id: generalId, name: "general", guild_id: guildId, permission_overwrites: [] })
@@ -106,7 +81,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       const stranger = yield* api.register()
       const strangerGet = yield* api.request("GET", `/channels/${generalId}`, { token: stranger.token })
       expectError(strangerGet, 403, "MISSING_ACCESS")
-      const plain = yield* memberWith(guildId, 0n)
+      const plain = yield* newMember(guildId, 0n)
       const plainPatch = yield* api.request("PATCH", `/channels/${generalId}`, { token: plain.token, body: { name: "x" } })
       expectError(plainPatch, 403, "MISSING_PERMISSIONS")
       const plainDelete = yield* api.request("DELETE", `/channels/${generalId}`, { token: plain.token })
@@ -133,9 +108,9 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const { guildId, generalId } = yield* guildOf(owner.token)
+      const { guildId, channelId: generalId } = yield* createGuild(owner.token)
       const make = (body: unknown) => Effect.map(api.request("POST", `/guilds/${guildId}/channels`, { token: owner.token, body }), (r) => field(r.body, "id"))
-      const categoryId = yield* make({ type: 4, name: "Private", permission_overwrites: [{ id: guildId, type: 0, deny: "1024" }] })
+      const categoryId = yield* make({ type: 4, name: "Private", permission_overwrites: [{ id: guildId, type: 0, deny: Permission.VIEW_CHANNEL.toString() }] })
       const secondId = yield* make({ type: 0, name: "second" })
       const patch = (token: string, body: unknown) => api.request("PATCH", `/guilds/${guildId}/channels`, { token, body })
 
@@ -147,7 +122,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       const locked = yield* patch(owner.token, [{ id: secondId, parent_id: categoryId, lock_permissions: true }])
       assert.strictEqual(locked.status, 204)
       const second = yield* api.request("GET", `/channels/${secondId}`, { token: owner.token })
-      expect(second.body).toMatchObject({ parent_id: categoryId, permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: "1024" }] })
+      expect(second.body).toMatchObject({ parent_id: categoryId, permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: Permission.VIEW_CHANNEL.toString() }] })
 
       const itself = yield* patch(owner.token, [{ id: generalId, preceding_sibling_id: generalId }])
       assert.strictEqual(itself.status, 400)
@@ -160,7 +135,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       const empty = yield* patch(owner.token, [])
       assert.strictEqual(empty.status, 400)
 
-      const plain = yield* memberWith(guildId, 0n)
+      const plain = yield* newMember(guildId, 0n)
       const refused = yield* patch(plain.token, [{ id: generalId, position: 0 }])
       expectError(refused, 403, "MISSING_PERMISSIONS")
 
@@ -176,9 +151,9 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const { guildId, generalId } = yield* guildOf(owner.token)
-      const plain = yield* memberWith(guildId, 0n)
-      const roleManager = yield* memberWith(guildId, Permission.MANAGE_ROLES)
+      const { guildId, channelId: generalId } = yield* createGuild(owner.token)
+      const plain = yield* newMember(guildId, 0n)
+      const roleManager = yield* newMember(guildId, Permission.MANAGE_ROLES)
       const put = (token: string, overwriteId: string, body: unknown) =>
         api.request("PUT", `/channels/${generalId}/permissions/${overwriteId}`, { token, body })
 
@@ -189,13 +164,13 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       const plainList = yield* api.request("GET", `/guilds/${guildId}/channels`, { token: plain.token })
       assert.deepStrictEqual(plainList.body, [])
       const ownerView = yield* api.request("GET", `/channels/${generalId}`, { token: owner.token })
-      expect(ownerView.body).toMatchObject({ permission_overwrites: [{ id: plain.userId, type: 1, allow: "0", deny: "1024" }] })
+      expect(ownerView.body).toMatchObject({ permission_overwrites: [{ id: plain.userId, type: 1, allow: "0", deny: Permission.VIEW_CHANNEL.toString() }] })
 
       const badType = yield* put(owner.token, plain.userId, { type: 3 })
       expectError(badType, 400, "INVALID_FORM_BODY")
       const noRole = yield* put(owner.token, "4242", { type: 0 })
       expectError(noRole, 404, "UNKNOWN_ROLE")
-      const byPlain = yield* put(plain.token, guildId, { type: 0, deny: "2048" })
+      const byPlain = yield* put(plain.token, guildId, { type: 0, deny: Permission.SEND_MESSAGES.toString() })
       assert.strictEqual(byPlain.status, 403)
       const overreach = yield* put(roleManager.token, guildId, { type: 0, allow: Permission.BAN_MEMBERS.toString() })
       expectError(overreach, 403, "MISSING_PERMISSIONS")
@@ -220,8 +195,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
       ])
 
       // Everything above survives the actor loading the guild again from Postgres.
-      const reload = yield* api.request("POST", "/admin/guilds/reload", { token: admin(api.adminKey), body: { guild_id: guildId } })
-      assert.strictEqual(reload.status, 200)
+      yield* reload(guildId)
       const afterReload = yield* api.request("GET", `/channels/${generalId}`, { token: owner.token })
       expect(afterReload.body).toMatchObject({ permission_overwrites: [{ id: plain.roleId, type: 0, deny: (Permission.SEND_MESSAGES | Permission.ADD_REACTIONS).toString() }] })
     }))
@@ -230,7 +204,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("channels 
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const { generalId } = yield* guildOf(owner.token)
+      const { channelId: generalId } = yield* createGuild(owner.token)
       const regions = yield* api.request("GET", `/channels/${generalId}/rtc-regions`, { token: owner.token })
       assert.strictEqual(regions.status, 200)
       const list = regions.body as ReadonlyArray<{ id: string; name: string; emoji: string }>

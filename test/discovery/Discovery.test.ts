@@ -1,8 +1,8 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
-import { addMember, createGuild } from "../guilds/GuildFixtures.ts"
 import { expectError, TestApi } from "../support/Api.ts"
+import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 const APPLICATION = { description: "A guild for people who build lanterns", category_type: 4, custom_tags: ["lanterns", "craft"] }
@@ -22,7 +22,7 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token, "Lantern Makers")
+      const { guildId } = yield* createGuild(owner.token, "Lantern Makers")
       const path = `/guilds/${guildId}/discovery`
 
       const categories = yield* api.request("GET", "/discovery/categories", { token: owner.token })
@@ -85,7 +85,7 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const short = yield* api.request("POST", `/guilds/${guildId}/discovery`, { token: owner.token, body: { description: "short", category_type: 4 } })
       expectError(short, 400, "INVALID_FORM_BODY")
       const category = yield* api.request("POST", `/guilds/${guildId}/discovery`, { token: owner.token, body: { ...APPLICATION, category_type: 9 } })
@@ -101,16 +101,11 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "3" }), { timeout: 120_000, exc
 
   it.effect("only members see the status, and only MANAGE_GUILD applies, amends or withdraws", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { api, member, stranger, guildId } = yield* cast()
       const path = `/guilds/${guildId}/discovery`
-      const stranger = yield* api.register()
       const strangerStatus = yield* api.request("GET", path, { token: stranger.token })
       expectError(strangerStatus, 403, "MISSING_ACCESS")
 
-      const member = yield* api.register()
-      yield* addMember(guildId, member.userId)
       assert.strictEqual((yield* api.request("GET", path, { token: member.token })).status, 200)
       for (const [method, body] of [["POST", APPLICATION], ["PATCH", { category_type: 2 }], ["DELETE", undefined]] as const) {
         const refused = yield* api.request(method, path, { token: member.token, body })

@@ -1,5 +1,6 @@
 import { assert, expect } from "@effect/vitest"
 import { Effect } from "effect"
+import { MessageFlag } from "../../src/model/Messages.ts"
 import { Permission } from "../../src/model/Permissions.ts"
 import { dataOf, type GatewayClient, identified, nextOfType } from "../gateway/Client.ts"
 import { dataUri, png } from "../media/Fixtures.ts"
@@ -9,8 +10,6 @@ import { payload, postHugeUpload, postMultipart } from "../messages/Multipart.ts
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { ok, openDm, request, type User, user } from "./Fixtures.ts"
-
-const VOICE_FLAG = 1 << 13
 
 const next = (client: GatewayClient, type: string) => Effect.map(nextOfType(client, type), dataOf)
 
@@ -140,7 +139,7 @@ layerWithMedia("dm-messages")("forwards, stickers and files in DMs over HTTP", (
       invalid(yield* post(bob.token, dm, { sticker_ids: [hello] }), "CUSTOM_STICKER_NOT_FOUND")
       expectError(yield* post(owner.token, dm, { sticker_ids: [hello, hello, hello, hello] }), 400, "INVALID_FORM_BODY")
       invalid(yield* post(owner.token, dm, { sticker_ids: ["nope"] }), "INVALID_SNOWFLAKE_FORMAT")
-      invalid(yield* post(owner.token, dm, { flags: VOICE_FLAG, sticker_ids: [hello] }), "VOICE_MESSAGES_CANNOT_HAVE_STICKERS")
+      invalid(yield* post(owner.token, dm, { flags: MessageFlag.VOICE_MESSAGE, sticker_ids: [hello] }), "VOICE_MESSAGES_CANNOT_HAVE_STICKERS")
       expectError(yield* post(carol.token, dm, { sticker_ids: [hello] }), 403, "MISSING_ACCESS")
     }))
 
@@ -215,7 +214,7 @@ layerWithMedia("dm-messages")("forwards, stickers and files in DMs over HTTP", (
       invalid(yield* send([payload({ content: "x", attachments: [{ id: 0 }] })]), "ATTACHMENT_METADATA_WITHOUT_FILES")
       invalid(yield* send([meta0, text("files[0]", "x"), text("files[1]", "y")]), "NO_METADATA_FOR_FILE")
       invalid(yield* send([meta0, text("files[0]", "x", "bad|name.txt")]), "FILENAME_INVALID_CHARACTERS")
-      invalid(yield* send([payload({ flags: VOICE_FLAG, attachments: [{ id: 0, duration: 3, waveform: "AAAA" }] }), text("files[0]", "words")]), "VOICE_MESSAGES_ATTACHMENT_MUST_BE_AUDIO")
+      invalid(yield* send([payload({ flags: MessageFlag.VOICE_MESSAGE, attachments: [{ id: 0, duration: 3, waveform: "AAAA" }] }), text("files[0]", "words")]), "VOICE_MESSAGES_ATTACHMENT_MUST_BE_AUDIO")
       invalid(yield* post(alice.token, dm, { content: "x", attachments: [{ id: 0 }] }), "NO_FILE_FOR_ATTACHMENT_METADATA")
       const huge = yield* postHugeUpload(alice.token, dm, 30)
       assert.strictEqual(huge.status, 413, JSON.stringify(huge.body))

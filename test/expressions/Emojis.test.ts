@@ -2,17 +2,18 @@ import { assert, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { cast, createGuild, setEveryone } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { layerWithMedia } from "../media/MediaLayer.ts"
 import { dataUri, gif, png } from "../media/Fixtures.ts"
-import { auditEntries, createGuild, ownerMemberStranger, setEveryone } from "./Support.ts"
+import { auditEntries } from "./Support.ts"
 
 layerWithMedia("emojis")("guild emojis over HTTP", (it) => {
   it.effect("creates an emoji, stores its image, lists it with its creator, serves the image", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const image = png(64, 64)
       const created = yield* api.request("POST", `/guilds/${guildId}/emojis`, {
         token: owner.token,
@@ -55,7 +56,7 @@ layerWithMedia("emojis")("guild emojis over HTTP", (it) => {
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const cases = [
         [{ name: "ok_name", image: "data:image/png;base64,bm90IGFuIGltYWdl" }, "image", "INVALID_IMAGE_DATA"],
         [{ name: "ok_name", image: `data:text/plain;base64,${png(4, 4).toString("base64")}` }, "image", "INVALID_IMAGE_FORMAT"],
@@ -74,7 +75,7 @@ layerWithMedia("emojis")("guild emojis over HTTP", (it) => {
 
   it.effect("lets a creator rename and delete their own emoji, and only managers touch others'", () =>
     Effect.gen(function*() {
-      const { api, owner, member, stranger, guildId } = yield* ownerMemberStranger()
+      const { api, owner, member, stranger, guildId } = yield* cast()
 
       const outsider = yield* api.request("POST", `/guilds/${guildId}/emojis`, {
         token: stranger.token,
@@ -140,7 +141,7 @@ layerWithMedia("emojis")("guild emojis over HTTP", (it) => {
       const api = yield* TestApi
       const owner = yield* api.register()
       const stranger = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const emojis = Array.from({ length: 49 }, (_, i) => ({ name: `e_${i}`, image: dataUri(png(8, 8 + i)) }))
       const bulk = yield* api.request("POST", `/guilds/${guildId}/emojis/bulk`, {
         token: owner.token,

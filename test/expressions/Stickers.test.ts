@@ -1,17 +1,18 @@
 import { assert, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { layerWithMedia } from "../media/MediaLayer.ts"
 import { dataUri, gif, png, webp } from "../media/Fixtures.ts"
-import { auditEntries, createGuild, ownerMemberStranger } from "./Support.ts"
+import { auditEntries } from "./Support.ts"
 
 layerWithMedia("stickers")("guild stickers over HTTP", (it) => {
   it.effect("creates, lists, updates and deletes a sticker, with audit entries", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const created = yield* api.request("POST", `/guilds/${guildId}/stickers`, {
         token: owner.token,
         body: { name: "wave", description: "Hello there", tags: ["hi", "hello"], image: dataUri(gif(160, 160, 4), "image/gif") }
@@ -70,7 +71,7 @@ layerWithMedia("stickers")("guild stickers over HTTP", (it) => {
 
   it.effect("refuses bad input with 400 and others' stickers with 403", () =>
     Effect.gen(function*() {
-      const { api, owner, member, stranger, guildId } = yield* ownerMemberStranger()
+      const { api, owner, member, stranger, guildId } = yield* cast()
       const cases = [
         [{ name: "bad", image: "data:image/png;base64,%%%" }, "image", "INVALID_BASE64_FORMAT"],
         [{ name: "heavy", image: dataUri(png(16, 16, 600 * 1024)) }, "image", "IMAGE_SIZE_EXCEEDS_LIMIT"],
@@ -104,7 +105,7 @@ layerWithMedia("stickers")("guild stickers over HTTP", (it) => {
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const stickers = Array.from({ length: 50 }, (_, i) => ({ name: `s_${i}`, image: dataUri(png(8, 8 + i)) }))
       const first = yield* api.request("POST", `/guilds/${guildId}/stickers/bulk`, { token: owner.token, body: { stickers } })
       assert.strictEqual(first.status, 200, JSON.stringify(first.body))

@@ -1,11 +1,10 @@
 import { assert, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { Permission } from "../../src/model/Permissions.ts"
 import { field } from "../support/Api.ts"
 import { clusterEnvironment, clusterJson, clusterRegister, shardAndTwoApis } from "../support/Cluster.ts"
 import { stopProcess } from "../support/Processes.ts"
 import { dataOf, identifyAt } from "./Client.ts"
-
-const VIEW_CHANNEL = 1 << 10
 
 const json = clusterJson
 
@@ -47,7 +46,7 @@ it.live("a session on API process A hears a change made through API process B to
     const hidden = yield* json(`${b.base}/guilds/${guildId}/channels`, {
       method: "POST",
       token: owner.token,
-      body: { type: 0, name: "staff", permission_overwrites: [{ id: guildId, type: 0, deny: String(VIEW_CHANNEL) }] }
+      body: { type: 0, name: "staff", permission_overwrites: [{ id: guildId, type: 0, deny: String(Permission.VIEW_CHANNEL) }] }
     })
     assert.strictEqual(hidden.status, 200, JSON.stringify(hidden.body))
     assert.strictEqual((yield* ownerSide.client.dispatch).t, "CHANNEL_CREATE")

@@ -2,15 +2,13 @@ import { assert, expect, layer } from "@effect/vitest"
 import { REST } from "@discordjs/rest"
 import { CompressionMethod, WebSocketManager, WebSocketShardEvents } from "@discordjs/ws"
 import { Deferred, Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { firstChannel } from "../invites/Fixtures.ts"
+import { Permission } from "../../src/model/Permissions.ts"
 import { createApplication, PASSWORD } from "../oauth2/Fixtures.ts"
 import { field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 
 /** GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT. */
 const INTENTS = 1 | (1 << 9) | (1 << 15)
-const SEND_MESSAGES = 1n << 11n
-const VIEW_CHANNEL = 1n << 10n
 
 interface Seen {
   readonly t: string
@@ -27,8 +25,7 @@ const runBot = (compression: CompressionMethod | null) =>
   Effect.gen(function*() {
     const api = yield* TestApi
     const owner = yield* api.register()
-    const guildId = yield* createGuild(owner.token, "Library Hall")
-    const channelId = yield* firstChannel(owner.token, guildId)
+    const { guildId, channelId } = yield* createGuild(owner.token, "Library Hall")
     const app = yield* createApplication(owner.token, { name: "Library Bot" })
     // A fresh token from the reset endpoint, as a developer would copy it.
     const reset = yield* api.request("POST", `/oauth2/applications/${app.id}/bot/reset-token`, {
@@ -39,7 +36,7 @@ const runBot = (compression: CompressionMethod | null) =>
     const botToken = field(reset.body, "token")
     const added = yield* api.request("POST", "/oauth2/authorize/consent", {
       token: owner.token,
-      body: { client_id: app.id, scope: "bot", guild_id: guildId, permissions: (SEND_MESSAGES | VIEW_CHANNEL).toString() }
+      body: { client_id: app.id, scope: "bot", guild_id: guildId, permissions: (Permission.SEND_MESSAGES | Permission.VIEW_CHANNEL).toString() }
     })
     assert.strictEqual(added.status, 200, JSON.stringify(added.body))
 

@@ -1,24 +1,11 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { createInvite, firstChannel } from "../invites/Fixtures.ts"
+import { Permission } from "../../src/model/Permissions.ts"
+import { createInvite, guildOfTwo } from "../invites/Fixtures.ts"
 import { createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { connect, dataOf, gatewayUrl, identified, identifyAt } from "./Client.ts"
-
-const VIEW_CHANNEL = 1 << 10
-
-/** An owner with a guild, and a second user who joined it through an invite. */
-const guildOfTwo = Effect.gen(function*() {
-  const api = yield* TestApi
-  const owner = yield* api.register()
-  const member = yield* api.register()
-  const guildId = yield* createGuild(owner.token)
-  const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
-  const joined = yield* api.request("POST", `/invites/${code}`, { token: member.token })
-  assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
-  return { api, owner, member, guildId }
-})
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gateway", (it) => {
   it.effect("GET /gateway and /gateway/bot hand out this deployment's ws:// URL; no token is 401", () =>
@@ -38,8 +25,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gatew
     Effect.gen(function*() {
       const api = yield* TestApi
       const { token, userId } = yield* api.register()
-      const first = yield* createGuild(token, "First")
-      const second = yield* createGuild(token, "Second")
+      const { guildId: first } = yield* createGuild(token, "First")
+      const { guildId: second } = yield* createGuild(token, "Second")
       const client = yield* connect(`${yield* gatewayUrl(token)}?v=1&encoding=json`)
       const hello = yield* client.next
       assert.strictEqual(hello.op, 10)
@@ -126,7 +113,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gatew
     Effect.gen(function*() {
       const api = yield* TestApi
       const { token } = yield* api.register()
-      const guildId = yield* createGuild(token)
+      const { guildId } = yield* createGuild(token)
       const { client } = yield* identified(token)
       assert.strictEqual((yield* client.dispatch).t, "GUILD_CREATE")
       const renamed = yield* api.request("PATCH", `/guilds/${guildId}`, { token, body: { name: "Renamed" } })
@@ -146,8 +133,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gatew
       const api = yield* TestApi
       const owner = yield* api.register()
       const member = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
+      const { guildId, channelId } = yield* createGuild(owner.token)
+      const code = yield* createInvite(owner.token, channelId)
       const ownerSide = (yield* identified(owner.token)).client
       assert.strictEqual((yield* ownerSide.dispatch).t, "GUILD_CREATE")
       const memberSide = (yield* identified(member.token)).client
@@ -163,7 +150,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gatew
 
       const hidden = yield* api.request("POST", `/guilds/${guildId}/channels`, {
         token: owner.token,
-        body: { type: 0, name: "staff", permission_overwrites: [{ id: guildId, type: 0, deny: String(VIEW_CHANNEL) }] }
+        body: { type: 0, name: "staff", permission_overwrites: [{ id: guildId, type: 0, deny: String(Permission.VIEW_CHANNEL) }] }
       })
       assert.strictEqual(hidden.status, 200, JSON.stringify(hidden.body))
       const seen = yield* ownerSide.dispatch

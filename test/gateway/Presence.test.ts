@@ -1,7 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { createInvite, firstChannel } from "../invites/Fixtures.ts"
+import { guildOfTwo } from "../invites/Fixtures.ts"
 import { TestApi } from "../support/Api.ts"
 import { connect, dataOf, gatewayUrl, identified, nextMatching, nextOfType } from "./Client.ts"
 
@@ -10,13 +9,8 @@ const statusOf = (d: unknown) => (typeof d === "object" && d !== null && "status
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("presences", (it) => {
   it.effect("op 3 reaches the guild's members and the user's friends; invisible shows offline; READY and GUILD_CREATE carry presences", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
+      const { api, owner, member, guildId } = yield* guildOfTwo
       const friend = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
-      assert.strictEqual((yield* api.request("POST", `/invites/${code}`, { token: member.token })).status, 200)
       assert.strictEqual((yield* api.request("POST", `/users/@me/relationships/${member.userId}`, { token: friend.token })).status, 200)
       assert.strictEqual((yield* api.request("PUT", `/users/@me/relationships/${friend.userId}`, { token: member.token, body: {} })).status, 200)
 

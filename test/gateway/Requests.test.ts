@@ -1,8 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { firstChannel } from "../invites/Fixtures.ts"
 import { TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { connect, dataOf, gatewayUrl, identified, identifyWith, nextOfType } from "./Client.ts"
 
@@ -28,7 +27,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       yield* queryAt(
         api.databaseUrl,
         "INSERT INTO users (id, username, discriminator) SELECT 7100000000000000000 + g, 'chunky' || g, '0' FROM generate_series(1, $1::int) g",
@@ -72,8 +71,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const channelId = yield* firstChannel(owner.token, guildId)
+      const { guildId, channelId } = yield* createGuild(owner.token)
       const guildsOnly = (yield* identifyWith(owner.token, { intents: GUILDS })).client
       const withMessages = (yield* identifyWith(owner.token, { intents: GUILDS | GUILD_MESSAGES })).client
       yield* nextOfType(guildsOnly, "GUILD_CREATE")
@@ -100,7 +98,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token, "Lifecycle")
+      const { guildId } = yield* createGuild(owner.token, "Lifecycle")
       const { client } = yield* identified(owner.token)
       yield* nextOfType(client, "GUILD_CREATE")
 

@@ -1,14 +1,13 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { createInvite, firstChannel } from "../invites/Fixtures.ts"
-import { auditEntries } from "../members/Fixtures.ts"
+import { Permission } from "../../src/model/Permissions.ts"
+import { createInvite } from "../invites/Fixtures.ts"
+import { auditEntriesOfType } from "../support/Audit.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { eventually } from "../support/Cluster.ts"
 import { connect, dataOf, type GatewayClient, gatewayUrl, identified, identifyWith, nextMatching, nextOfType } from "./Client.ts"
 
-const CONNECT = 1n << 20n
-const MOVE_MEMBERS = 1n << 24n
 const GUILDS = 1
 
 const isOf = (userId: string) => (d: unknown) => typeof d === "object" && d !== null && "user_id" in d && d.user_id === userId
@@ -38,8 +37,8 @@ const voiceGuild = (members: number) =>
   Effect.gen(function*() {
     const api = yield* TestApi
     const owner = yield* api.register()
-    const guildId = yield* createGuild(owner.token)
-    const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
+    const { guildId, channelId } = yield* createGuild(owner.token)
+    const code = yield* createInvite(owner.token, channelId)
     const joined: Array<{ token: string; userId: string }> = []
     for (let i = 0; i < members; i++) {
       const member = yield* api.register()
@@ -50,7 +49,7 @@ const voiceGuild = (members: number) =>
     const lounge = yield* voice("Lounge")
     const stage = yield* voice("Stage")
     const locked = yield* voice("Locked", {
-      permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: CONNECT.toString() }]
+      permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: Permission.CONNECT.toString() }]
     })
     const booth = yield* voice("Booth", { user_limit: 1 })
     return { api, owner, members: joined, guildId, lounge, stage, locked, booth }
@@ -140,7 +139,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
       expectError(yield* api.request("PATCH", path, { token: plain.token, body: { channel_id: stage } }), 403, "MISSING_PERMISSIONS")
       expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: stage } }), 400, "USER_NOT_IN_VOICE")
       expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: null } }), 400, "USER_NOT_IN_VOICE")
-      expect(yield* auditEntries(guildId, 26)).toEqual([])
+      expect(yield* auditEntriesOfType(guildId, 26)).toEqual([])
 
       joinVoice(memberSide, guildId, lounge)
       expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: lounge })
@@ -155,7 +154,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
       expect(moved.body).toMatchObject({ user: { id: member.userId } })
       expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: stage, session_id: sessionId })
       expect(yield* voiceOf(memberSide, member.userId)).toMatchObject({ channel_id: stage })
-      expect(yield* auditEntries(guildId, 26)).toMatchObject([{ user_id: owner.userId, options: { channel_id: stage, count: "1" } }])
+      expect(yield* auditEntriesOfType(guildId, 26)).toMatchObject([{ user_id: owner.userId, options: { channel_id: stage, count: "1" } }])
 
       // A server mute reaches the state (and stays on the member).
       const muted = yield* api.request("PATCH", path, { token: owner.token, body: { mute: true } })
@@ -168,13 +167,13 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
       const out = yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: null } })
       assert.strictEqual(out.status, 200, JSON.stringify(out.body))
       expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null, user_id: member.userId })
-      expect(yield* auditEntries(guildId, 27)).toMatchObject([{ user_id: owner.userId }])
+      expect(yield* auditEntriesOfType(guildId, 27)).toMatchObject([{ user_id: owner.userId }])
       expectError(yield* api.request("PATCH", path, { token: owner.token, body: { channel_id: lounge } }), 400, "USER_NOT_IN_VOICE")
 
       // A moderator given MOVE_MEMBERS by a role moves too.
       const role = yield* api.request("POST", `/guilds/${guildId}/roles`, {
         token: owner.token,
-        body: { name: "movers", permissions: MOVE_MEMBERS.toString() }
+        body: { name: "movers", permissions: Permission.MOVE_MEMBERS.toString() }
       })
       assert.strictEqual(role.status, 200, JSON.stringify(role.body))
       const given = yield* api.request("PUT", `/guilds/${guildId}/members/${plain.userId}/roles/${field(role.body, "id")}`, { token: owner.token })
@@ -226,8 +225,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
         type: 2,
         name: "Club",
         permission_overwrites: [
-          { id: guildId, type: 0, allow: "0", deny: CONNECT.toString() },
-          { id: club, type: 0, allow: CONNECT.toString(), deny: "0" }
+          { id: guildId, type: 0, allow: "0", deny: Permission.CONNECT.toString() },
+          { id: club, type: 0, allow: Permission.CONNECT.toString(), deny: "0" }
         ]
       })
       const membership = `/guilds/${guildId}/members/${member.userId}/roles/${club}`
@@ -266,7 +265,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
 
       const closed = yield* api.request("PUT", `/channels/${stage}/permissions/${guildId}`, {
         token: owner.token,
-        body: { type: 0, allow: "0", deny: CONNECT.toString() }
+        body: { type: 0, allow: "0", deny: Permission.CONNECT.toString() }
       })
       assert.strictEqual(closed.status, 204, JSON.stringify(closed.body))
       expect(yield* voiceOf(watcher, third.userId)).toMatchObject({ channel_id: null, user_id: third.userId })
@@ -277,7 +276,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("voice sta
       if (everyone === undefined) throw new Error("no @everyone role")
       const lowered = yield* api.request("PATCH", `/guilds/${guildId}/roles/${guildId}`, {
         token: owner.token,
-        body: { permissions: (BigInt(everyone.permissions) & ~CONNECT).toString() }
+        body: { permissions: (BigInt(everyone.permissions) & ~Permission.CONNECT).toString() }
       })
       assert.strictEqual(lowered.status, 200, JSON.stringify(lowered.body))
       expect(yield* voiceOf(watcher, member.userId)).toMatchObject({ channel_id: null })

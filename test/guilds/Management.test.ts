@@ -2,20 +2,17 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, TestApi } from "../support/Api.ts"
+import { cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { SUDO_HEADER, stepNow, sudoTokenOf, totpAt, userWithTotp } from "../mfa/Support.ts"
-import { addMember, auditEntries, createGuild } from "./GuildFixtures.ts"
+import { auditEntries } from "../support/Audit.ts"
 
 const PASSWORD = "correct horse battery"
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild ownership and deletion", (it) => {
   it.effect("transfers ownership to a member, with the password, and audits it", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const heir = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, heir.userId)
+      const { api, owner, member: heir, guildId: id } = yield* cast()
 
       const moved = yield* api.request("POST", `/guilds/${id}/transfer-ownership`, {
         token: owner.token,
@@ -48,12 +45,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
 
   it.effect("refuses bad transfers: input, proof, non-members, strangers", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const admin = yield* api.register()
-      const stranger = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, admin.userId, Permission.ADMINISTRATOR)
+      const { api, owner, member: admin, stranger, guildId: id } = yield* cast({ memberPermissions: Permission.ADMINISTRATOR })
       const transfer = (token: string, body: unknown) =>
         api.request("POST", `/guilds/${id}/transfer-ownership`, { token, body })
 
@@ -84,11 +76,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
 
   it.effect("deletes the guild and everything under it, for the owner with the password", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, member.userId)
+      const { api, owner, member, guildId: id } = yield* cast()
       const listed = yield* api.request("GET", "/users/@me/guilds", { token: member.token })
       expect(listed.body).toMatchObject([{ id }])
       yield* api.request("PATCH", `/guilds/${id}`, { token: owner.token, body: { name: "Doomed" } })
@@ -114,12 +102,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
 
   it.effect("refuses deletion without the owner's proof", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const admin = yield* api.register()
-      const stranger = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, admin.userId, Permission.ADMINISTRATOR)
+      const { api, owner, member: admin, stranger, guildId: id } = yield* cast({ memberPermissions: Permission.ADMINISTRATOR })
       const remove = (token: string, body: unknown) => api.request("POST", `/guilds/${id}/delete`, { token, body })
 
       const malformed = yield* remove(owner.token, { password: 12 })
@@ -146,11 +129,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild own
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild feature toggles and vanity URL", (it) => {
   it.effect("switches DETACHED_BANNER and TEXT_CHANNEL_FLEXIBLE_NAMES on and off, audited", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const manager = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, manager.userId, Permission.MANAGE_GUILD)
+      const { api, owner, member: manager, guildId: id } = yield* cast({ memberPermissions: Permission.MANAGE_GUILD })
 
       const banner = yield* api.request("PATCH", `/guilds/${id}/detached-banner`, { token: manager.token, body: { enabled: true } })
       assert.strictEqual(banner.status, 200, JSON.stringify(banner.body))
@@ -178,12 +157,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild fea
 
   it.effect("refuses toggles with a bad body or without MANAGE_GUILD", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
-      const stranger = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, member.userId)
+      const { api, owner, member, stranger, guildId: id } = yield* cast()
       for (const path of ["detached-banner", "text-channel-flexible-names"]) {
         const bad = yield* api.request("PATCH", `/guilds/${id}/${path}`, { token: owner.token, body: { enabled: "yes" } })
         assert.strictEqual(bad.status, 400)
@@ -203,8 +177,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild fea
       const api = yield* TestApi
       const owner = yield* api.register()
       const rival = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      const other = yield* createGuild(rival.token)
+      const { guildId: id } = yield* createGuild(owner.token)
+      const { guildId: other } = yield* createGuild(rival.token)
       const code = `hall-${id.slice(-6)}`
 
       const initial = yield* api.request("GET", `/guilds/${id}/vanity-url`, { token: owner.token })
@@ -249,12 +223,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild fea
 
   it.effect("refuses malformed codes and those without MANAGE_GUILD", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
-      const stranger = yield* api.register()
-      const id = yield* createGuild(owner.token)
-      yield* addMember(id, member.userId)
+      const { api, owner, member, stranger, guildId: id } = yield* cast()
       for (const code of ["No Spaces", "x", "UPPER", "a".repeat(33), 5]) {
         const bad = yield* api.request("PATCH", `/guilds/${id}/vanity-url`, { token: owner.token, body: { code } })
         assert.strictEqual(bad.status, 400, String(code))
@@ -277,8 +246,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild del
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* userWithTotp
-      const first = yield* createGuild(owner.token)
-      const second = yield* createGuild(owner.token)
+      const { guildId: first } = yield* createGuild(owner.token)
+      const { guildId: second } = yield* createGuild(owner.token)
 
       const byPassword = yield* api.request("POST", `/guilds/${first}/delete`, { token: owner.token, body: { password: PASSWORD } })
       assert.strictEqual(byPassword.status, 403)
@@ -317,7 +286,7 @@ layer(TestApi.layerWith({ ACTOR_LOCAL_READS: "off" }), { timeout: 120_000, exclu
       Effect.gen(function*() {
         const api = yield* TestApi
         const owner = yield* api.register()
-        const id = yield* createGuild(owner.token)
+        const { guildId: id } = yield* createGuild(owner.token)
         const deleted = yield* api.request("POST", `/guilds/${id}/delete`, { token: owner.token, body: { password: PASSWORD } })
         assert.strictEqual(deleted.status, 204)
         for (const path of [`/guilds/${id}`, `/guilds/${id}/members`, `/guilds/${id}/vanity-url`, `/guilds/${id}/audit-logs`]) {

@@ -1,18 +1,7 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { field, TestApi } from "../support/Api.ts"
-
-/** The id of the guild's first channel (its "general"). */
-export const firstChannel = (token: string, guildId: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const guild = yield* api.request("GET", `/guilds/${guildId}`, { token })
-    assert.strictEqual(guild.status, 200, JSON.stringify(guild.body))
-    const channels = (guild.body as { channels: ReadonlyArray<{ id: string }> }).channels
-    const first = channels[0]
-    if (first === undefined) throw new Error("the guild has no channel")
-    return first.id
-  })
+import { createGuild } from "../support/Cast.ts"
 
 /** A new invite into `channelId`; its code. */
 export const createInvite = (token: string, channelId: string, body: Record<string, unknown> = {}) =>
@@ -36,3 +25,15 @@ export const eventuallyGuilds = (token: string, check: (ids: ReadonlyArray<strin
     }
     return ids
   })
+
+/** An owner with a guild, and a second user who joined it through an invite (its code). */
+export const guildOfTwo = Effect.gen(function*() {
+  const api = yield* TestApi
+  const owner = yield* api.register()
+  const member = yield* api.register()
+  const { guildId, channelId } = yield* createGuild(owner.token)
+  const code = yield* createInvite(owner.token, channelId)
+  const joined = yield* api.request("POST", `/invites/${code}`, { token: member.token })
+  assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
+  return { api, owner, member, guildId, code }
+})

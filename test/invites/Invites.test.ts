@@ -1,11 +1,11 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { addMember, auditEntries, createGuild } from "../guilds/GuildFixtures.ts"
+import { Permission } from "../../src/model/Permissions.ts"
+import { auditEntries } from "../support/Audit.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { createInvite, eventuallyGuilds, firstChannel } from "./Fixtures.ts"
-
-const MANAGE_GUILD = 1n << 5n
+import { createInvite, eventuallyGuilds } from "./Fixtures.ts"
 
 /** Changes the guild in Postgres and has its actor reload: set-ups no endpoint of this domain makes. */
 const changeGuild = (guildId: string, statement: string) =>
@@ -21,8 +21,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const channelId = yield* firstChannel(owner.token, guildId)
+      const { guildId, channelId } = yield* createGuild(owner.token)
       const created = yield* api.request("POST", `/channels/${channelId}/invites`, {
         token: owner.token,
         body: { max_age: 600, max_uses: 5 },
@@ -75,8 +74,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
       const owner = yield* api.register()
       const joiner = yield* api.register()
       const late = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId), { max_uses: 1 })
+      const { guildId, channelId } = yield* createGuild(owner.token)
+      const code = yield* createInvite(owner.token, channelId, { max_uses: 1 })
       const joined = yield* api.request("POST", `/invites/${code}`, { token: joiner.token })
       assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
       expect(joined.body).toMatchObject({ code, guild: { id: guildId }, member_count: 2 })
@@ -102,8 +101,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
       const api = yield* TestApi
       const owner = yield* api.register()
       const joiner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const channelId = yield* firstChannel(owner.token, guildId)
+      const { guildId, channelId } = yield* createGuild(owner.token)
       const brief = yield* createInvite(owner.token, channelId, { max_age: 1 })
       const lasting = yield* createInvite(owner.token, channelId, { max_age: 0 })
       yield* Effect.sleep("1100 millis")
@@ -124,7 +122,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
       const api = yield* TestApi
       const owner = yield* api.register()
       const joiner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const vanity = `hall-${guildId.slice(-8)}`
       const set = yield* api.request("PATCH", `/guilds/${guildId}/vanity-url`, { token: owner.token, body: { code: vanity } })
       assert.strictEqual(set.status, 200, JSON.stringify(set.body))
@@ -145,8 +143,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const channelId = yield* firstChannel(owner.token, guildId)
+      const { guildId, channelId } = yield* createGuild(owner.token)
       for (const body of [{ max_uses: 101 }, { max_age: 604801 }, { max_age: -1 }, { temporary: "yes" }]) {
         const reply = yield* api.request("POST", `/channels/${channelId}/invites`, { token: owner.token, body })
         assert.strictEqual(reply.status, 400, JSON.stringify(body))
@@ -162,15 +159,9 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("guild inv
 
   it("needs CREATE_INSTANT_INVITE, MANAGE_CHANNELS or MANAGE_GUILD: 403", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
+      const { api, owner, member, stranger, guildId, channelId } = yield* cast()
       const manager = yield* api.register()
-      const stranger = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const channelId = yield* firstChannel(owner.token, guildId)
-      yield* addMember(guildId, member.userId)
-      yield* addMember(guildId, manager.userId, MANAGE_GUILD)
+      yield* addMember(guildId, manager.userId, Permission.MANAGE_GUILD)
       const code = yield* createInvite(owner.token, channelId)
 
       const outside = yield* api.request("POST", `/channels/${channelId}/invites`, { token: stranger.token, body: {} })

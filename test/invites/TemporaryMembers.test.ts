@@ -1,16 +1,17 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { identified, nextOfType } from "../gateway/Client.ts"
-import { auditEntries, createGuild } from "../guilds/GuildFixtures.ts"
+import { auditEntries } from "../support/Audit.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { createInvite, eventuallyGuilds, firstChannel } from "./Fixtures.ts"
+import { createInvite, eventuallyGuilds } from "./Fixtures.ts"
 
 /** A new guild of `ownerToken` and an invite into it, temporary or not. */
 const guildWithInvite = (ownerToken: string, temporary: boolean) =>
   Effect.gen(function*() {
-    const guildId = yield* createGuild(ownerToken)
-    const code = yield* createInvite(ownerToken, yield* firstChannel(ownerToken, guildId), { temporary })
+    const { guildId, channelId } = yield* createGuild(ownerToken)
+    const code = yield* createInvite(ownerToken, channelId, { temporary })
     return { guildId, code }
   })
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { hashOf } from "../../src/media/ContentAddress.ts"
-import { createGuild } from "../expressions/Support.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { FakeS3, fakeS3Env } from "./FakeS3.ts"
 import { dataUri, png } from "./Fixtures.ts"
 
@@ -23,7 +23,7 @@ layer(apiOnFakeS3, { timeout: 120_000, excludeTestServices: true })("media on an
       const api = yield* TestApi
       const s3 = yield* FakeS3
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const image = png(40, 40)
       const created = yield* api.request("POST", `/guilds/${guildId}/emojis`, { token: owner.token, body: { name: "in_the_bucket", image: dataUri(image) } })
       assert.strictEqual(created.status, 200, JSON.stringify(created.body))
@@ -44,7 +44,7 @@ layer(apiOnFakeS3, { timeout: 120_000, excludeTestServices: true })("media on an
       const api = yield* TestApi
       const s3 = yield* FakeS3
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const image = png(41, 41)
       s3.setOutage(true)
       const upload = yield* api.request("POST", `/guilds/${guildId}/emojis`, { token: owner.token, body: { name: "lost", image: dataUri(image) } })

@@ -1,12 +1,14 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { Permission } from "../../src/model/Permissions.ts"
 import { randomUUID } from "node:crypto"
 import { expectError, TestApi } from "../support/Api.ts"
+import { auditEntriesOfType } from "../support/Audit.ts"
+import { addRole, createGuild, joinGuild, reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { addMember, addRole, auditEntries, Bits, createGuild, reload } from "./Fixtures.ts"
 
-const MODERATOR = Bits.MANAGE_NICKNAMES | Bits.MANAGE_ROLES | Bits.MODERATE_MEMBERS | Bits.MUTE_MEMBERS |
-  Bits.DEAFEN_MEMBERS | Bits.MOVE_MEMBERS | Bits.KICK_MEMBERS
+const MODERATOR = Permission.MANAGE_NICKNAMES | Permission.MANAGE_ROLES | Permission.MODERATE_MEMBERS | Permission.MUTE_MEMBERS |
+  Permission.DEAFEN_MEMBERS | Permission.MOVE_MEMBERS | Permission.KICK_MEMBERS
 
 /** An owner, a moderator (rank 5), a peer of the moderator (rank 5), a target (rank 1) and a plain member. */
 const setup = Effect.gen(function*() {
@@ -17,14 +19,14 @@ const setup = Effect.gen(function*() {
   const target = yield* api.register({ global_name: `Target ${randomUUID().slice(0, 6)}` })
   const plain = yield* api.register()
   const stranger = yield* api.register()
-  const guildId = yield* createGuild(owner.token)
+  const { guildId } = yield* createGuild(owner.token)
   const modRole = yield* addRole(guildId, MODERATOR, 5)
   const lowRole = yield* addRole(guildId, 0n, 1)
   const highRole = yield* addRole(guildId, 0n, 9)
-  yield* addMember(guildId, mod.userId, [modRole])
-  yield* addMember(guildId, peer.userId, [modRole])
-  yield* addMember(guildId, target.userId, [lowRole])
-  yield* addMember(guildId, plain.userId)
+  yield* joinGuild(guildId, mod.userId, [modRole])
+  yield* joinGuild(guildId, peer.userId, [modRole])
+  yield* joinGuild(guildId, target.userId, [lowRole])
+  yield* joinGuild(guildId, plain.userId)
   yield* reload(guildId)
   return { api, owner, mod, peer, target, plain, stranger, guildId, modRole, lowRole, highRole }
 })
@@ -56,7 +58,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       assert.strictEqual(reRoled.status, 200, JSON.stringify(reRoled.body))
       expect(reRoled.body).toMatchObject({ roles: [lower] })
 
-      const updates = yield* auditEntries(guildId, 24)
+      const updates = yield* auditEntriesOfType(guildId, 24)
       assert.strictEqual(updates.length, 2)
       expect(updates[0]).toMatchObject({
         user_id: mod.userId,
@@ -69,7 +71,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
         ]
       })
       expect(updates[1]).toMatchObject({ changes: [{ key: "communication_disabled_until", old_value: null, new_value: until }] })
-      const roleUpdates = yield* auditEntries(guildId, 25)
+      const roleUpdates = yield* auditEntriesOfType(guildId, 25)
       expect(roleUpdates).toMatchObject([{ target_id: target.userId, changes: [{ key: "roles", new_value: { added: [lower], removed: [lowRole] } }] }])
 
       // Kept: the actor reloads from Postgres and answers the same member.
@@ -102,7 +104,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
         expect(reply.body).toMatchObject({ code: "INVALID_FORM_BODY" })
         if (code !== undefined) expect(reply.body).toMatchObject({ errors: [{ code }] })
       }
-      assert.strictEqual((yield* auditEntries(guildId, 24)).length, 0)
+      assert.strictEqual((yield* auditEntriesOfType(guildId, 24)).length, 0)
     }))
 
   it.effect("enforces permissions and the role hierarchy", () =>
@@ -130,7 +132,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       // The owner outranks everyone.
       const byOwner = yield* patch(owner.token, peer.userId, { nick: "Peer" })
       assert.strictEqual(byOwner.status, 200)
-      assert.strictEqual((yield* auditEntries(guildId, 24)).length, 1)
+      assert.strictEqual((yield* auditEntriesOfType(guildId, 24)).length, 1)
     }))
 
   // Moving a member who is in voice, and its audit entry: test/gateway/Voice.test.ts.
@@ -147,7 +149,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       yield* reload(guildId)
       const path = `/guilds/${guildId}/members/${target.userId}`
       expectError(yield* api.request("PATCH", path, { token: mod.token, body: { channel_id: voice } }), 400, "USER_NOT_IN_VOICE")
-      expect(yield* auditEntries(guildId, 26)).toEqual([])
+      expect(yield* auditEntriesOfType(guildId, 26)).toEqual([])
       const wrong = yield* api.request("PATCH", path, { token: mod.token, body: { channel_id: text } })
       assert.strictEqual(wrong.status, 400)
       expect(wrong.body).toMatchObject({ errors: [{ path: "channel_id", code: "CHANNEL_MUST_BE_VOICE" }] })
@@ -165,7 +167,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       })
       assert.strictEqual(mine.status, 200, JSON.stringify(mine.body))
       expect(mine.body).toMatchObject({ user: { id: plain.userId }, nick: "Me", accent_color: 255 })
-      expect(yield* auditEntries(guildId, 24)).toMatchObject([{
+      expect(yield* auditEntriesOfType(guildId, 24)).toMatchObject([{
         user_id: plain.userId,
         target_id: plain.userId,
         changes: [
@@ -203,7 +205,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       const modOwn = yield* api.request("PATCH", path, { token: mod.token, body: { nick: "Boss" } })
       assert.strictEqual(modOwn.status, 200, "MANAGE_NICKNAMES covers one's own nick")
       const other = yield* api.register()
-      yield* addMember(guildId, other.userId)
+      yield* joinGuild(guildId, other.userId)
       yield* reload(guildId)
       const denied = yield* api.request("PATCH", path, { token: other.token, body: { nick: "Nope" } })
       assert.strictEqual(denied.status, 403)
@@ -224,7 +226,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("guild mem
       }
       const kicked = yield* kick(mod.token, target.userId)
       assert.strictEqual(kicked.status, 204, JSON.stringify(kicked.body))
-      expect(yield* auditEntries(guildId, 20)).toMatchObject([{ user_id: mod.userId, target_id: target.userId, reason: "spam" }])
+      expect(yield* auditEntriesOfType(guildId, 20)).toMatchObject([{ user_id: mod.userId, target_id: target.userId, reason: "spam" }])
       const gone = yield* api.request("GET", `/guilds/${guildId}/members/${target.userId}`, { token: mod.token })
       assert.strictEqual(gone.status, 404)
       const after = yield* api.request("GET", "/users/@me/guilds", { token: target.token })

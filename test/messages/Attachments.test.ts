@@ -1,14 +1,12 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { MessageFlag } from "../../src/model/Messages.ts"
 import { Permission } from "../../src/model/Permissions.ts"
 import { png } from "../media/Fixtures.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, memberWith, send } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, memberWith, send } from "./Fixtures.ts"
 import { BOUNDARY, payload, postHugeUpload, postMultipart } from "./Multipart.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
-const VOICE_FLAG = 1 << 13
 
 interface Attachment {
   readonly id: string
@@ -90,10 +88,10 @@ layer(TestApi.layer, { timeout: 300_000, excludeTestServices: true })("message a
       const { owner, channelId } = yield* guildWithChannel
       const audio = { name: "files[0]", filename: "voice-message.ogg", data: Buffer.from("OggS fake audio"), type: "audio/ogg" }
       const voice = (meta: Record<string, unknown>, extra: Record<string, unknown> = {}, files = [audio]) =>
-        postMultipart(owner.token, channelId, [payload({ flags: VOICE_FLAG, attachments: files.map((_, i) => ({ id: i, ...meta })), ...extra }), ...files])
+        postMultipart(owner.token, channelId, [payload({ flags: MessageFlag.VOICE_MESSAGE, attachments: files.map((_, i) => ({ id: i, ...meta })), ...extra }), ...files])
       const good = yield* voice({ duration: 3, waveform: "AAAA" })
       expect(attachmentsOf(good)).toMatchObject([{ filename: "voice-message.ogg", content_type: "audio/ogg", duration: 3, waveform: "AAAA" }])
-      expect(good.body).toMatchObject({ flags: VOICE_FLAG, content: "" })
+      expect(good.body).toMatchObject({ flags: MessageFlag.VOICE_MESSAGE, content: "" })
 
       invalid(yield* voice({ duration: 3 }), "VOICE_MESSAGES_ATTACHMENT_WAVEFORM_REQUIRED")
       invalid(yield* voice({ waveform: "AAAA" }), "VOICE_MESSAGES_ATTACHMENT_DURATION_REQUIRED")
@@ -106,7 +104,7 @@ layer(TestApi.layer, { timeout: 300_000, excludeTestServices: true })("message a
       )
       invalid(yield* voice({ duration: 3, waveform: "AAAA" }, {}, [text("files[0]", "words")]), "VOICE_MESSAGES_ATTACHMENT_MUST_BE_AUDIO")
       // Without files at all (a JSON create), a voice message is refused too.
-      invalid(yield* send(owner.token, channelId, { flags: VOICE_FLAG }), "VOICE_MESSAGES_REQUIRE_SINGLE_ATTACHMENT")
+      invalid(yield* send(owner.token, channelId, { flags: MessageFlag.VOICE_MESSAGE }), "VOICE_MESSAGES_REQUIRE_SINGLE_ATTACHMENT")
     }))
 
   it.effect("bad input: each attachment validation code", () =>

@@ -1,15 +1,9 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../src/model/Permissions.ts"
 import { dataOf, type GatewayClient, identified } from "../gateway/Client.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, idsOf, memberWith, sent } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
-
-/** A snowflake of `msAgo` milliseconds ago. */
-const idAgo = (msAgo: number, low = 0n) => (((BigInt(Date.now() - msAgo) - 1420070400000n) << 22n) | low).toString()
+import { CHAT, fieldCode, guildWithChannel, idAgo, idsOf, memberWith, sent } from "./Fixtures.ts"
 
 /** The next dispatch of type `t`, skipping others. */
 const nextOf = (client: GatewayClient, t: string): Effect.Effect<Record<string, unknown>> =>

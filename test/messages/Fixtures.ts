@@ -2,19 +2,20 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { identified } from "../gateway/Client.ts"
 import { field, type Reply, TestApi } from "../support/Api.ts"
+import { addRole, createGuild, joinGuild, setEveryone } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { Permission } from "../../src/model/Permissions.ts"
+import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 
-let nextRoleId = 8_100_000_000_000_000_000n
+/** What a member needs to take part in a channel: see it, read its history and send to it. */
+export const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
 /** A guild owned by a fresh user: the owner, the guild and its first text channel ("general"). */
 export const guildWithChannel = Effect.gen(function*() {
   const api = yield* TestApi
   const owner = yield* api.register()
-  const reply = yield* api.request("POST", "/guilds", { token: owner.token, body: { name: "Messages" } })
-  assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-  const channels = (reply.body as { channels: ReadonlyArray<{ id: string }> }).channels
-  return { owner, guildId: field(reply.body, "id"), channelId: channels[0]?.id ?? "" }
+  const { guildId, channelId } = yield* createGuild(owner.token)
+  return { owner, guildId, channelId }
 })
 
 /**
@@ -36,38 +37,23 @@ export const guildWithSecretChannel = (permissions: bigint) =>
 
 /**
  * A registered user made a member of the guild, with a role holding exactly
- * `permissions` (stored, then the actor reloaded). The @everyone role's
- * permissions are set to none first, so the role is all they have.
+ * `permissions`. The @everyone role's permissions are set to none, so the
+ * role is all they have.
  */
 export const memberWith = (guildId: string, permissions: bigint) =>
   Effect.gen(function*() {
     const api = yield* TestApi
     const joiner = yield* api.register()
-    const roleId = (nextRoleId++).toString()
-    yield* queryAt(api.databaseUrl, "UPDATE guild_roles SET permissions = 0 WHERE id = $1", [guildId])
-    yield* queryAt(api.databaseUrl, "INSERT INTO guild_roles (id, guild_id, name, permissions, position) VALUES ($1, $2, 'r', $3, 1)", [
-      roleId,
-      guildId,
-      permissions.toString()
-    ])
-    yield* queryAt(api.databaseUrl, "INSERT INTO guild_members (guild_id, user_id, roles) VALUES ($1, $2, $3::bigint[])", [
-      guildId,
-      joiner.userId,
-      `{${roleId}}`
-    ])
-    yield* reload(guildId)
+    const roleId = yield* addRole(guildId, permissions)
+    yield* joinGuild(guildId, joiner.userId, [roleId])
+    // Reloads the guild once for all three writes: sessions see one GUILD_UPDATE, as for any other member added.
+    yield* setEveryone(guildId, 0n)
     return { ...joiner, roleId }
   })
 
-/** Has the guild's actor re-read Postgres (rows written behind its back, or to check what a reload sees). */
-export const reload = (guildId: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const reply = yield* api.request("POST", "/admin/guilds/reload", { token: `Admin ${api.adminKey}`, body: { guild_id: guildId } })
-    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-  })
+/** The id of a moment `msAgo` before now, with `low` in its lower bits: for rows written straight to Postgres, or ids too old to exist. */
+export const idAgo = (msAgo: number, low = 0n) => (((BigInt(Date.now() - msAgo) - SNOWFLAKE_EPOCH) << 22n) | low).toString()
 
-/** Sends a message; its reply. */
 /** A channel of the guild made over HTTP (a text channel unless `body` says otherwise); its id. */
 export const newChannel = (token: string, guildId: string, body: Record<string, unknown>) =>
   Effect.gen(function*() {

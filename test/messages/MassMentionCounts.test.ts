@@ -1,11 +1,9 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, memberWith, readyReadStates, reload, send, sent } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, guildWithChannel, memberWith, readyReadStates, send, sent } from "./Fixtures.ts"
 
 /** The mention count a new session of `token` is given for the channel (READY's read_state), undefined when not listed. */
 const readyCount = (token: string, channelId: string) =>

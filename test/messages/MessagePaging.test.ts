@@ -1,12 +1,11 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { WINDOW_SIZE } from "../../shards/guild/messages/MessageWindow.ts"
-import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, idsOf, memberWith, reload, send, sent } from "./Fixtures.ts"
+import { CHAT, guildWithChannel, idsOf, memberWith, send, sent } from "./Fixtures.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 const TOTAL = WINDOW_SIZE + 30
 
 /** `ids` (oldest first) from index `from` up to `to`, newest first: what a page answers. */

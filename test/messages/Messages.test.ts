@@ -2,17 +2,18 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, idsOf, memberWith, reload, send, sent } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, idAgo, idsOf, memberWith, send, sent } from "./Fixtures.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY | Permission.EMBED_LINKS
+const CHAT_WITH_EMBEDS = CHAT | Permission.EMBED_LINKS
 
 layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages over HTTP", (it) => {
   it.effect("send, read, edit, delete, typing and ack in a guild channel", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const member = yield* memberWith(guildId, CHAT)
+      const member = yield* memberWith(guildId, CHAT_WITH_EMBEDS)
 
       const created = yield* send(member.token, channelId, {
         content: `hello <@${owner.userId}>`,
@@ -121,10 +122,10 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages 
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const chatter = yield* memberWith(guildId, CHAT)
+      const chatter = yield* memberWith(guildId, CHAT_WITH_EMBEDS)
       const reader = yield* memberWith(guildId, Permission.VIEW_CHANNEL | Permission.READ_MESSAGE_HISTORY)
       const blind = yield* memberWith(guildId, Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES)
-      const moderator = yield* memberWith(guildId, CHAT | Permission.MANAGE_MESSAGES)
+      const moderator = yield* memberWith(guildId, CHAT_WITH_EMBEDS | Permission.MANAGE_MESSAGES)
       const stranger = yield* api.register()
       const id = yield* sent(chatter.token, channelId, "mine")
       const list = (token: string) => api.request("GET", `/channels/${channelId}/messages`, { token })
@@ -168,7 +169,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages 
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const chatter = yield* memberWith(guildId, CHAT)
+      const chatter = yield* memberWith(guildId, CHAT_WITH_EMBEDS)
       const first = yield* send(chatter.token, channelId, { content: "once", nonce: 12345 })
       const again = yield* send(chatter.token, channelId, { content: "once", nonce: "12345" })
       assert.strictEqual(field(again.body, "id"), field(first.body, "id"))
@@ -196,7 +197,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages 
       assert.strictEqual(left[0]?.n, 0)
       const audit = yield* queryAt(api.databaseUrl, "SELECT target_id, options FROM guild_audit_log_entries WHERE guild_id = $1 AND action_type = 73", [guildId])
       assert.deepStrictEqual(audit, [{ target_id: channelId, options: { count: "3" } }])
-      const old = ((BigInt(Date.now() - 15 * 86_400_000) - 1420070400000n) << 22n).toString()
+      const old = idAgo(15 * 86_400_000)
       const tooOld = yield* api.request("POST", `/channels/${channelId}/messages/bulk-delete`, { token: owner.token, body: { messages: [ownerIds[0], old] } })
       expectError(tooOld, 400, "INVALID_FORM_BODY")
       const single = yield* api.request("POST", `/channels/${channelId}/messages/bulk-delete`, { token: owner.token, body: { messages: [old] } })
@@ -207,8 +208,8 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("messages 
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const other = yield* memberWith(guildId, CHAT)
-      const messageId = ((BigInt(Date.now()) - 1420070400000n) << 22n).toString()
+      const other = yield* memberWith(guildId, CHAT_WITH_EMBEDS)
+      const messageId = idAgo(0)
       const files = [{ id: "11", filename: "a.png", size: 3, flags: 0 }, { id: "12", filename: "b.png", size: 4, flags: 0 }]
       yield* queryAt(
         api.databaseUrl,

@@ -3,10 +3,9 @@ import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { identified } from "../gateway/Client.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, memberWith, reload, sent } from "./Fixtures.ts"
-
-const READ = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, fieldCode, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
 const pin = (token: string, channelId: string, messageId: string, method: "PUT" | "DELETE" = "PUT") =>
   Effect.flatMap(TestApi, (api) => api.request(method, `/channels/${channelId}/pins/${messageId}`, { token }))
@@ -32,7 +31,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("pins over
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const pinner = yield* memberWith(guildId, READ | Permission.PIN_MESSAGES)
+      const pinner = yield* memberWith(guildId, CHAT | Permission.PIN_MESSAGES)
       const first = yield* sent(owner.token, channelId, "first")
       const second = yield* sent(owner.token, channelId, "second")
 
@@ -91,8 +90,8 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("pins over
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const reader = yield* memberWith(guildId, READ)
-      const moderator = yield* memberWith(guildId, READ | Permission.MANAGE_MESSAGES)
+      const reader = yield* memberWith(guildId, CHAT)
+      const moderator = yield* memberWith(guildId, CHAT | Permission.MANAGE_MESSAGES)
       const blind = yield* memberWith(guildId, Permission.VIEW_CHANNEL | Permission.PIN_MESSAGES)
       const id = yield* sent(owner.token, channelId, "target")
       const list = (query: string) => api.request("GET", `/channels/${channelId}/messages/pins${query}`, { token: owner.token })

@@ -3,11 +3,11 @@ import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { identified } from "../gateway/Client.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
+import { reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, memberWith, reload, sent } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
-const READ = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
-const REACT = READ | Permission.ADD_REACTIONS
+const REACT = CHAT | Permission.ADD_REACTIONS
 
 const THUMBS = "👍"
 const FAMILY = "👨‍👩‍👧"
@@ -157,7 +157,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("reactions
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const reader = yield* memberWith(guildId, READ)
+      const reader = yield* memberWith(guildId, CHAT)
       const blind = yield* memberWith(guildId, Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.ADD_REACTIONS)
       const id = yield* sent(owner.token, channelId, "target")
 

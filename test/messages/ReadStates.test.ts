@@ -4,9 +4,7 @@ import { Permission } from "../../src/model/Permissions.ts"
 import { type GatewayClient, identified } from "../gateway/Client.ts"
 import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, idsOf, memberWith, newChannel, sent } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, guildWithChannel, idsOf, memberWith, newChannel, sent } from "./Fixtures.ts"
 
 /** The next dispatch of `type`, skipping the others (GUILD_CREATE, MESSAGE_CREATE, ...). */
 const nextOfType = (client: GatewayClient, type: string): Effect.Effect<Record<string, unknown>> =>

@@ -2,9 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
-import { guildWithChannel, memberWith, sent } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, guildWithChannel, memberWith, sent } from "./Fixtures.ts"
 
 interface Entry {
   readonly id: string

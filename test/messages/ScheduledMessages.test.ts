@@ -6,9 +6,7 @@ import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { clusterEnvironment, eventually } from "../support/Cluster.ts"
 import { queryAt, scratchDatabase } from "../support/Postgres.ts"
 import { freePort, type Started, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
-import { fieldCode, guildWithChannel, idsOf, memberWith } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith } from "./Fixtures.ts"
 
 /** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
 const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)

@@ -2,10 +2,10 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
-import { guildWithChannel, guildWithSecretChannel, memberWith, sent } from "./Fixtures.ts"
+import { CHAT, guildWithChannel, guildWithSecretChannel, memberWith, sent } from "./Fixtures.ts"
 import { payload, postMultipart } from "./Multipart.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY | Permission.ATTACH_FILES
+const CHAT_WITH_FILES = CHAT | Permission.ATTACH_FILES
 
 interface Results {
   readonly messages: ReadonlyArray<{ readonly id: string }>
@@ -24,7 +24,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message s
   it.effect("full-text search over what the caller may read, with filters and pages", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const { owner, guildId, channelId, member, secret } = yield* guildWithSecretChannel(CHAT)
+      const { owner, guildId, channelId, member, secret } = yield* guildWithSecretChannel(CHAT_WITH_FILES)
       const fox = yield* sent(owner.token, channelId, "The QUICK brown fox jumps")
       const link = yield* sent(member.token, channelId, "a lazy dog at https://example.com/dog")
       const hidden = yield* sent(owner.token, secret, "quick secret plans")

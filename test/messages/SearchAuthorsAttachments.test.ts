@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, sent, withEmbeds } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, sent, withEmbeds } from "./Fixtures.ts"
 import { payload, postMultipart } from "./Multipart.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY | Permission.ATTACH_FILES
+const CHAT_WITH_FILES = CHAT | Permission.ATTACH_FILES
 
 interface Found {
   readonly messages: ReadonlyArray<{
@@ -36,8 +36,8 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message s
   it.effect("author_type and exclude_author_type: bots by their user's flag, people otherwise, no webhooks", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const { owner, guildId, channelId, member, secret } = yield* guildWithSecretChannel(CHAT)
-      const bot = yield* memberWith(guildId, CHAT)
+      const { owner, guildId, channelId, member, secret } = yield* guildWithSecretChannel(CHAT_WITH_FILES)
+      const bot = yield* memberWith(guildId, CHAT_WITH_FILES)
       yield* queryAt(api.databaseUrl, "UPDATE users SET bot = true WHERE id = $1", [bot.userId])
 
       const person = yield* sent(owner.token, channelId, "hello from a person")
@@ -62,7 +62,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message s
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const member = yield* memberWith(guildId, CHAT)
+      const member = yield* memberWith(guildId, CHAT_WITH_FILES)
       const video = yield* withEmbeds(owner.token, channelId, "a video", [
         { type: "video", url: "https://www.youtube.com/watch?v=x", provider: { name: "YouTube", url: "https://www.youtube.com" } }
       ])
@@ -89,7 +89,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("message s
     Effect.gen(function*() {
       const api = yield* TestApi
       const { owner, guildId, channelId } = yield* guildWithChannel
-      const member = yield* memberWith(guildId, CHAT)
+      const member = yield* memberWith(guildId, CHAT_WITH_FILES)
       const report = yield* withFiles(owner.token, channelId, "the report", ["Report.Final.PDF"])
       const holiday = yield* withFiles(owner.token, channelId, "holiday", ["beach.png", "notes.txt"])
       const readme = yield* withFiles(member.token, channelId, "", ["README"])

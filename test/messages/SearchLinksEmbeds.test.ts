@@ -1,10 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
-import { fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, send, sent, withEmbeds } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, fieldCode, guildWithChannel, guildWithSecretChannel, memberWith, send, sent, withEmbeds } from "./Fixtures.ts"
 
 const ids = (reply: Reply) => {
   assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))

@@ -1,12 +1,10 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Permission } from "../../src/model/Permissions.ts"
 import { dataOf, type GatewayClient, identified } from "../gateway/Client.ts"
 import { expectError, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, idsOf, memberWith, sent } from "./Fixtures.ts"
+import { CHAT, guildWithChannel, idsOf, memberWith, sent } from "./Fixtures.ts"
 
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 const PASSWORD = "correct horse battery"
 
 const countOf = (databaseUrl: string, authorId: string) =>

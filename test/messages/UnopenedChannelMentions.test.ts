@@ -3,9 +3,7 @@ import { Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
-import { guildWithChannel, memberWith, newChannel, readyReadStates, send, sent } from "./Fixtures.ts"
-
-const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
+import { CHAT, guildWithChannel, memberWith, newChannel, readyReadStates, send, sent } from "./Fixtures.ts"
 
 const storedRows = (userId: string, channelId: string) =>
   Effect.flatMap(TestApi, (api) =>

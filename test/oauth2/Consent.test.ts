@@ -1,12 +1,10 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { addMember, auditEntries, createGuild } from "../guilds/GuildFixtures.ts"
+import { Permission } from "../../src/model/Permissions.ts"
+import { auditEntries } from "../support/Audit.ts"
 import { expectError, TestApi } from "../support/Api.ts"
+import { addMember, cast, createGuild } from "../support/Cast.ts"
 import { createApplication, PASSWORD } from "./Fixtures.ts"
-
-const MANAGE_GUILD = 1n << 5n
-const KICK_MEMBERS = 1n << 1n
-const SEND_MESSAGES = 1n << 11n
 
 const consent = (token: string, body: Record<string, unknown>) =>
   Effect.flatMap(TestApi, (api) => api.request("POST", "/oauth2/authorize/consent", { token, body }))
@@ -17,14 +15,14 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("adding bo
       const api = yield* TestApi
       const owner = yield* api.register()
       const developer = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const app = yield* createApplication(developer.token, { name: "Helper" })
 
       const added = yield* consent(owner.token, {
         client_id: app.id,
         scope: "bot",
         guild_id: guildId,
-        permissions: (KICK_MEMBERS | SEND_MESSAGES).toString()
+        permissions: (Permission.KICK_MEMBERS | Permission.SEND_MESSAGES).toString()
       })
       assert.strictEqual(added.status, 200, JSON.stringify(added.body))
       expect(added.body).toMatchObject({ redirect_to: expect.stringContaining(`guild_id=${guildId}`) })
@@ -35,7 +33,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("adding bo
       expect(bot).toMatchObject({ user: { id: app.id, bot: true, username: "Helper" } })
       const roles = yield* api.request("GET", `/guilds/${guildId}/roles`, { token: owner.token })
       const role = (roles.body as ReadonlyArray<{ id: string; name: string; permissions: string }>).find((r) => r.id === bot?.roles[0])
-      expect(role).toMatchObject({ name: "Helper", permissions: (KICK_MEMBERS | SEND_MESSAGES).toString() })
+      expect(role).toMatchObject({ name: "Helper", permissions: (Permission.KICK_MEMBERS | Permission.SEND_MESSAGES).toString() })
       const entries = yield* auditEntries(guildId)
       expect(entries.filter((e) => e.action_type === 28)).toMatchObject([{ target_id: app.id, user_id: owner.userId }])
 
@@ -47,20 +45,15 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("adding bo
 
   it.effect("needs MANAGE_GUILD in the guild, and the permissions it grants", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
-      const owner = yield* api.register()
-      const member = yield* api.register()
+      const { api, owner, member, stranger: outsider, guildId } = yield* cast()
       const manager = yield* api.register()
-      const outsider = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      yield* addMember(guildId, member.userId)
-      yield* addMember(guildId, manager.userId, MANAGE_GUILD)
+      yield* addMember(guildId, manager.userId, Permission.MANAGE_GUILD)
       const app = yield* createApplication(owner.token)
       const body = { client_id: app.id, scope: "bot", guild_id: guildId }
 
       expectError(yield* consent(member.token, body), 403, "MISSING_PERMISSIONS")
       expectError(yield* consent(outsider.token, body), 403, "MISSING_ACCESS")
-      expectError(yield* consent(manager.token, { ...body, permissions: KICK_MEMBERS.toString() }), 403, "MISSING_PERMISSIONS")
+      expectError(yield* consent(manager.token, { ...body, permissions: Permission.KICK_MEMBERS.toString() }), 403, "MISSING_PERMISSIONS")
       const members = (yield* api.request("GET", `/guilds/${guildId}/members?limit=100`, { token: owner.token })).body as ReadonlyArray<{ user: { id: string } }>
       assert.isFalse(members.some((m) => m.user.id === app.id))
 
@@ -73,7 +66,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("adding bo
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
+      const { guildId } = yield* createGuild(owner.token)
       const app = yield* createApplication(owner.token)
       assert.strictEqual((yield* consent(owner.token, { client_id: app.id, scope: "bot", guild_id: guildId })).status, 200)
       const path = `/oauth2/applications/${app.id}`
@@ -91,7 +84,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("adding bo
       const api = yield* TestApi
       const owner = yield* api.register()
       const other = yield* api.register()
-      const guildId = yield* createGuild(other.token)
+      const { guildId } = yield* createGuild(other.token)
       const app = yield* createApplication(owner.token, { bot_public: false })
       expectError(yield* consent(other.token, { client_id: app.id, scope: "bot", guild_id: guildId }), 403, "BOT_IS_PRIVATE")
       expectError(yield* consent(other.token, { client_id: app.id, scope: "bot admin", guild_id: guildId }), 400, "INVALID_SCOPE")

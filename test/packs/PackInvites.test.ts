@@ -1,8 +1,8 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createGuild } from "../guilds/GuildFixtures.ts"
-import { createInvite, firstChannel } from "../invites/Fixtures.ts"
+import { createInvite } from "../invites/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 /** A new pack of `type` by the token's user and an invite to it; the pack's id and the invite's code. */
@@ -114,8 +114,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("pack invi
       const api = yield* TestApi
       const owner = yield* api.register()
       const joiner = yield* api.register()
-      const guildId = yield* createGuild(owner.token)
-      const code = yield* createInvite(owner.token, yield* firstChannel(owner.token, guildId))
+      const { guildId, channelId } = yield* createGuild(owner.token)
+      const code = yield* createInvite(owner.token, channelId)
       const shown = yield* api.request("GET", `/invites/${code}`)
       expect(shown.body).toMatchObject({ code, type: 0, guild: { id: guildId } })
       const joined = yield* api.request("POST", `/invites/${code}`, { token: joiner.token })

@@ -1,39 +1,10 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { auditEntriesOfType } from "../support/Audit.ts"
+import { createGuild, joinGuild, reload } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
-
-const MANAGE_ROLES = 1n << 28n
-
-/** A guild of `owner` with `others` joined (written into Postgres, then the actor reloads). */
-const guildWith = (ownerToken: string, others: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const created = yield* api.request("POST", "/guilds", { token: ownerToken, body: { name: "Roles hall" } })
-    assert.strictEqual(created.status, 200, JSON.stringify(created.body))
-    const guildId = field(created.body, "id")
-    for (const userId of others) {
-      yield* queryAt(api.databaseUrl, "INSERT INTO guild_members (guild_id, user_id) VALUES ($1, $2)", [guildId, userId])
-    }
-    yield* reloadGuild(guildId)
-    return guildId
-  })
-
-/** The guild's actor drops its memory and reads everything back from Postgres. */
-const reloadGuild = (guildId: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const reply = yield* api.request("POST", "/admin/guilds/reload", { token: `Admin ${api.adminKey}`, body: { guild_id: guildId } })
-    assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-  })
-
-const auditEntries = (guildId: string, actionType: number) =>
-  Effect.flatMap(TestApi, (api) =>
-    queryAt(
-      api.databaseUrl,
-      "SELECT user_id::text AS user_id, target_id, reason, changes, options FROM guild_audit_log_entries WHERE guild_id = $1 AND action_type = $2 ORDER BY id",
-      [guildId, actionType]
-    ))
 
 /** An owner, a moderator holding a MANAGE_ROLES role (position 2 after a helper role is made), and a plain member. */
 const setup = Effect.gen(function*() {
@@ -41,10 +12,13 @@ const setup = Effect.gen(function*() {
   const owner = yield* api.register()
   const moderator = yield* api.register()
   const plain = yield* api.register()
-  const guildId = yield* guildWith(owner.token, [moderator.userId, plain.userId])
+  const { guildId } = yield* createGuild(owner.token)
+  yield* joinGuild(guildId, moderator.userId)
+  yield* joinGuild(guildId, plain.userId)
+  yield* reload(guildId)
   const modRole = yield* api.request("POST", `/guilds/${guildId}/roles`, {
     token: owner.token,
-    body: { name: "moderators", permissions: (MANAGE_ROLES | (1n << 11n)).toString() }
+    body: { name: "moderators", permissions: (Permission.MANAGE_ROLES | Permission.SEND_MESSAGES).toString() }
   })
   assert.strictEqual(modRole.status, 200, JSON.stringify(modRole.body))
   const modRoleId = field(modRole.body, "id")
@@ -62,18 +36,19 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       assert.strictEqual(listed.status, 200)
       expect(listed.body).toMatchObject([
         { id: modRoleId, name: "moderators", position: 1 },
+        // @everyone's default bits, written out as in test/guilds/Guilds.test.ts.
         { id: lowerRoleId, name: "helpers", position: 1, permissions: "8933636165185" },
         { id: guildId, name: "@everyone", position: 0 }
       ])
 
       const made = yield* api.request("POST", `/guilds/${guildId}/roles`, {
         token: moderator.token,
-        body: { name: "artists", color: 0xff0000, permissions: "2048" },
+        body: { name: "artists", color: 0xff0000, permissions: Permission.SEND_MESSAGES.toString() },
         headers: { "x-audit-log-reason": "new team" }
       })
       assert.strictEqual(made.status, 200, JSON.stringify(made.body))
-      expect(made.body).toMatchObject({ name: "artists", color: 0xff0000, permissions: "2048", position: 1, hoist: false, mentionable: false })
-      const entries = yield* auditEntries(guildId, 30)
+      expect(made.body).toMatchObject({ name: "artists", color: 0xff0000, permissions: Permission.SEND_MESSAGES.toString(), position: 1, hoist: false, mentionable: false })
+      const entries = yield* auditEntriesOfType(guildId, 30)
       expect(entries.at(-1)).toMatchObject({
         user_id: moderator.userId,
         target_id: field(made.body, "id"),
@@ -94,7 +69,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       const stranger = yield* api.register()
       const byPlain = yield* api.request("POST", `/guilds/${guildId}/roles`, { token: plain.token, body: { name: "mine" } })
       expectError(byPlain, 403, "MISSING_PERMISSIONS")
-      const withBan = yield* api.request("POST", `/guilds/${guildId}/roles`, { token: moderator.token, body: { name: "bans", permissions: "4" } })
+      const withBan = yield* api.request("POST", `/guilds/${guildId}/roles`, { token: moderator.token, body: { name: "bans", permissions: Permission.BAN_MEMBERS.toString() } })
       expectError(withBan, 403, "MISSING_PERMISSIONS")
       const strangerRequests = [
         ["GET", `/guilds/${guildId}/roles`, undefined],
@@ -115,7 +90,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       })
       assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
       expect(renamed.body).toMatchObject({ id: lowerRoleId, name: "helpers+", hoist: true, mentionable: true })
-      const [entry] = (yield* auditEntries(guildId, 31)).slice(-1)
+      const [entry] = (yield* auditEntriesOfType(guildId, 31)).slice(-1)
       expect(entry).toMatchObject({
         target_id: lowerRoleId,
         options: { role_name: "helpers+" },
@@ -156,7 +131,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       assert.deepStrictEqual(stored[0]?.roles, [])
       const rows = yield* queryAt(api.databaseUrl, "SELECT 1 FROM guild_roles WHERE id = $1", [lowerRoleId])
       assert.strictEqual(rows.length, 0)
-      const [entry] = (yield* auditEntries(guildId, 32)).slice(-1)
+      const [entry] = (yield* auditEntriesOfType(guildId, 32)).slice(-1)
       expect(entry).toMatchObject({ user_id: moderator.userId, target_id: lowerRoleId, changes: expect.arrayContaining([{ key: "name", old_value: "helpers" }]) })
     }))
 
@@ -178,7 +153,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
         { id: lowerRoleId, position: 1 },
         { id: guildId, position: 0 }
       ])
-      const positions = yield* auditEntries(guildId, 31)
+      const positions = yield* auditEntriesOfType(guildId, 31)
       expect(positions).toEqual(expect.arrayContaining([
         expect.objectContaining({ target_id: thirdId, changes: [{ key: "position", old_value: 1, new_value: 2 }] })
       ]))
@@ -200,7 +175,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
         body: [{ id: lowerRoleId, hoist_position: 5 }]
       })
       assert.strictEqual(hoisted.status, 204, JSON.stringify(hoisted.body))
-      const hoistEntries = yield* auditEntries(guildId, 31)
+      const hoistEntries = yield* auditEntriesOfType(guildId, 31)
       expect(hoistEntries.at(-1)).toMatchObject({ target_id: lowerRoleId, changes: [{ key: "hoist_position", old_value: null, new_value: 5 }] })
       const noHoist = yield* api.request("PATCH", `/guilds/${guildId}/roles/hoist-positions`, {
         token: owner.token,
@@ -214,7 +189,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       })
       assert.strictEqual(hoistOverMe.status, 403)
       const beforeReload = yield* api.request("GET", `/guilds/${guildId}/roles`, { token: plain.token })
-      yield* reloadGuild(guildId)
+      yield* reload(guildId)
       const afterReload = yield* api.request("GET", `/guilds/${guildId}/roles`, { token: plain.token })
       assert.deepStrictEqual(afterReload.body, beforeReload.body)
       const reset = yield* api.request("DELETE", `/guilds/${guildId}/roles/hoist-positions`, { token: moderator.token })
@@ -231,10 +206,10 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       assert.strictEqual(granted.status, 204)
       const member = yield* api.request("GET", `/guilds/${guildId}/members/${plain.userId}`, { token: owner.token })
       expect(member.body).toMatchObject({ roles: [lowerRoleId] })
-      yield* reloadGuild(guildId)
+      yield* reload(guildId)
       const reloaded = yield* api.request("GET", `/guilds/${guildId}/members/${plain.userId}`, { token: owner.token })
       expect(reloaded.body).toMatchObject({ roles: [lowerRoleId] })
-      const added = (yield* auditEntries(guildId, 25)).at(-1)
+      const added = (yield* auditEntriesOfType(guildId, 25)).at(-1)
       expect(added).toMatchObject({
         user_id: moderator.userId,
         target_id: plain.userId,
@@ -257,6 +232,6 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       assert.strictEqual(removed.status, 204)
       const stored = yield* queryAt(api.databaseUrl, "SELECT roles::text[] AS roles FROM guild_members WHERE guild_id = $1 AND user_id = $2", [guildId, plain.userId])
       assert.deepStrictEqual(stored[0]?.roles, [])
-      expect((yield* auditEntries(guildId, 25)).at(-1)).toMatchObject({ changes: [{ key: "$remove", new_value: [{ id: lowerRoleId, name: "helpers" }] }] })
+      expect((yield* auditEntriesOfType(guildId, 25)).at(-1)).toMatchObject({ changes: [{ key: "$remove", new_value: [{ id: lowerRoleId, name: "helpers" }] }] })
     }))
 })

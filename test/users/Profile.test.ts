@@ -1,7 +1,8 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { offsetMinutes } from "../../src/users/Profiles.ts"
-import { expectError, field, TestApi } from "../support/Api.ts"
+import { expectError, TestApi } from "../support/Api.ts"
+import { createGuild } from "../support/Cast.ts"
 import { queryAt } from "../support/Postgres.ts"
 
 describe("time zone offsets", () => {
@@ -22,13 +23,6 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
   const joinGuild = (guildId: string, userId: string, nick: string | null) =>
     Effect.flatMap(TestApi, (api) =>
       queryAt(api.databaseUrl, "INSERT INTO guild_members (guild_id, user_id, nick) VALUES ($1, $2, $3)", [guildId, userId, nick]))
-  const createGuild = (token: string) =>
-    Effect.gen(function*() {
-      const api = yield* TestApi
-      const reply = yield* api.request("POST", "/guilds", { token, body: { name: "Shared place" } })
-      assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-      return field(reply.body, "id")
-    })
 
   it.effect("one's own profile; unknown users, bad ids and anonymous callers are refused", () =>
     Effect.gen(function*() {
@@ -63,7 +57,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
       const refused = yield* profile(b.token, a.userId)
       expectError(refused, 403, "MISSING_ACCESS")
 
-      const guildId = yield* createGuild(a.token)
+      const { guildId } = yield* createGuild(a.token)
       yield* joinGuild(guildId, b.userId, "Bee")
       const seen = yield* profile(b.token, a.userId, "?with_mutual_guilds=true")
       assert.strictEqual(seen.status, 200, JSON.stringify(seen.body))
@@ -89,7 +83,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
       const api = yield* TestApi
       const a = yield* api.register()
       const b = yield* api.register()
-      const guildId = yield* createGuild(a.token)
+      const { guildId } = yield* createGuild(a.token)
       yield* joinGuild(guildId, b.userId, "Bee")
       // The guild's actor reads its members when it loads: make it read them again.
       const reload = yield* api.request("POST", "/admin/guilds/reload", {
@@ -104,7 +98,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
         guild_member: { user: { id: b.userId }, nick: "Bee" },
         guild_member_profile: { bio: null, pronouns: null }
       })
-      const otherGuild = yield* createGuild(b.token)
+      const { guildId: otherGuild } = yield* createGuild(b.token)
       const outside = yield* profile(a.token, b.userId, `?guild_id=${otherGuild}`)
       assert.strictEqual(outside.status, 200)
       expect(outside.body).toMatchObject({ guild_member_profile: null })
@@ -116,7 +110,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user prof
       const api = yield* TestApi
       const a = yield* api.register()
       const b = yield* api.register()
-      yield* joinGuild(yield* createGuild(a.token), b.userId, null)
+      yield* joinGuild((yield* createGuild(a.token)).guildId, b.userId, null)
       yield* api.request("PATCH", "/users/@me", {
         token: a.token,
         body: { bio: "private things", timezone: "Asia/Kolkata", timezone_privacy_flags: 1 }
