@@ -5,7 +5,6 @@ import { Actors } from "../guilds/Actors.ts"
 import type { ChannelPatchRequest } from "../model/Channels.ts"
 import { type BadRequest, type Forbidden, invalidField, missingAccess, type NotFound, type Unavailable, unknown } from "../model/Errors.ts"
 import { jsonResponse } from "../model/Common.ts"
-import { ChannelLookup } from "../messages/ChannelLookup.ts"
 import { MessagesRepo } from "../messages/Repo.ts"
 import { DEFAULT_LIMIT, type MessageCreateRequest, type MessageUpdateRequest } from "../model/MessageRequests.ts"
 import type { MessageAttachmentResponse, MessageResponse, ReferencedMessage } from "../model/Messages.ts"
@@ -31,12 +30,11 @@ interface PageQuery {
 }
 
 /**
- * What the channel and message routes do for a DM channel (they ask
- * `isDm` first): writes through the channel's actor, reads of messages
+ * What the channel and message routes do for a DM channel (ChannelLookup's
+ * `byOwner` sends them here): writes through the channel's actor, reads of messages
  * from Postgres once the reader is known to be a recipient.
  */
 export class Dms extends Context.Service<Dms, {
-  readonly isDm: (channelId: string) => Effect.Effect<boolean>
   /** The channel's actor, every call bounded like the guild actors' (503 when it does not answer). */
   readonly call: <A, E>(channelId: string, f: (actor: DmClient) => Effect.Effect<A, E>) => Effect.Effect<A, Failure>
   readonly view: (channelId: string, userId: string) => Json
@@ -65,7 +63,6 @@ export class Dms extends Context.Service<Dms, {
     Dms,
     Effect.gen(function*() {
       const repo = yield* DmsRepo
-      const channels = yield* ChannelLookup
       const messages = yield* MessagesRepo
       const actors = yield* Actors
       const snowflakes = yield* Snowflakes
@@ -100,7 +97,6 @@ export class Dms extends Context.Service<Dms, {
         })
 
       return Dms.of({
-        isDm: channels.isDm,
         call,
         view: (channelId, userId) => json(call(channelId, (a) => a.View({ viewerId: userId }))),
         update: (channelId, userId, patch) =>
@@ -138,7 +134,7 @@ export class Dms extends Context.Service<Dms, {
         ack: (channelId, userId, messageId, options) => call(channelId, (a) => a.Ack({ actorId: userId, messageId, ...options }))
       })
     })
-  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer, ChannelLookup.layer]))
+  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer]))
 }
 
 type ClientOf<T> = T extends Effect.Effect<infer Make, infer _E, infer _R> ? Make : never

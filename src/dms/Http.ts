@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ChannelGuilds } from "../channels/ChannelGuilds.ts"
+import { ChannelLookup } from "../messages/ChannelLookup.ts"
 import { RTC_REGIONS } from "../model/RtcRegions.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
@@ -16,18 +16,19 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const dms = yield* Dms
     const repo = yield* DmsRepo
-    const channelGuilds = yield* ChannelGuilds
+    const channels = yield* ChannelLookup
     const snowflakes = yield* Snowflakes
 
     /** A DM channel, else 404 UNKNOWN_CHANNEL. */
     const dmChannel = (channelId: string) =>
-      Effect.flatMap(dms.isDm(channelId), (yes) => (yes ? Effect.void : Effect.fail(unknown("CHANNEL"))))
+      channels.byOwner(channelId, { dm: () => Effect.void, guild: () => Effect.fail(unknown("CHANNEL")) })
 
     /** Calls are for DM channels: a guild channel is the wrong kind (400), anything else unknown (404). */
     const callChannel = (channelId: string) =>
-      Effect.flatMap(dms.isDm(channelId), (yes) =>
-        yes ? Effect.void : Effect.flatMap(channelGuilds.guildOf(channelId), () =>
-          Effect.fail(new BadRequest({ code: "INVALID_CHANNEL_TYPE_FOR_CALL", message: "Calls are for DM channels" }))))
+      channels.byOwner(channelId, {
+        dm: () => Effect.void,
+        guild: () => Effect.fail(new BadRequest({ code: "INVALID_CHANNEL_TYPE_FOR_CALL", message: "Calls are for DM channels" }))
+      })
 
     const existingUser = (userId: string) =>
       Effect.flatMap(repo.user(userId), (user) => (user === undefined ? Effect.fail(unknown("USER")) : Effect.succeed(user)))
@@ -126,4 +127,4 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
   })))
 
 /** The DM routes, with their Postgres side. */
-export const DmsHttp = perRequestMiddlewaresOnly(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelGuilds.layer]))
+export const DmsHttp = perRequestMiddlewaresOnly(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelLookup.layer]))
