@@ -1,17 +1,22 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
-import type { Decision, RowSink, SqlValue } from "./Definitions.ts"
+import type { RowSink, RowWrite, SqlValue } from "./Rows.ts"
 
 type Rows = ReadonlyArray<ReadonlyArray<SqlValue>>
-type Batched = Pick<Decision<unknown>, "rows" | "persist">
+
+/** What a batch writes of a decision: rows for the sinks, and statements of its own. */
+interface Batched {
+  readonly rows?: ReadonlyArray<RowWrite> | undefined
+  readonly persist?: Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> | undefined
+}
 
 /** Runs a sink's statements for `rows`, in order. */
-export const writeRows = (sink: RowSink, guildId: string, rows: Rows): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+export const writeRows = (sink: RowSink, ownerId: string, rows: Rows): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.forEach(sink.statements(sql, guildId, rows), (part) => sql`${part}`, { discard: true }))
+    Effect.forEach(sink.statements(sql, ownerId, rows), (part) => sql`${part}`, { discard: true }))
 
 /** Each sink's rows of `decisions`: at most one per key, the last one, in the order of the writes. */
-const gather = (decisions: ReadonlyArray<Pick<Decision<unknown>, "rows">>) => {
+const gather = (decisions: ReadonlyArray<Pick<Batched, "rows">>) => {
   const bySink = new Map<RowSink, Map<string, ReadonlyArray<SqlValue>>>()
   for (const { rows } of decisions) {
     for (const row of rows ?? []) {
@@ -32,14 +37,14 @@ const gather = (decisions: ReadonlyArray<Pick<Decision<unknown>, "rows">>) => {
  * what the writes before it wrote: a message created and deleted in the same
  * batch is inserted before it is deleted, not after.
  */
-export const writeDecisions = (guildId: string, decisions: ReadonlyArray<Batched>): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+export const writeDecisions = (ownerId: string, decisions: ReadonlyArray<Batched>): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     let since = 0
     const flush = (end: number) =>
       Effect.suspend(() => {
         const rows = gather(decisions.slice(since, end))
         since = end
-        return Effect.forEach(rows, ([sink, values]) => writeRows(sink, guildId, [...values.values()]), { discard: true })
+        return Effect.forEach(rows, ([sink, values]) => writeRows(sink, ownerId, [...values.values()]), { discard: true })
       })
     for (const [index, { persist }] of decisions.entries()) {
       if (persist === undefined) continue
@@ -57,11 +62,11 @@ export const writeDecisions = (guildId: string, decisions: ReadonlyArray<Batched
  */
 export const rowsInOneStatement = (
   sql: SqlClient.SqlClient,
-  guildId: string,
+  ownerId: string,
   decisions: ReadonlyArray<Batched>
 ): ReadonlyArray<Statement.Fragment> | undefined => {
   if (decisions.some((d) => d.persist !== undefined)) return undefined
   const bySink = gather(decisions)
   if (bySink.size > 1) return undefined
-  return [...bySink].flatMap(([sink, rows]) => sink.statements(sql, guildId, [...rows.values()]))
+  return [...bySink].flatMap(([sink, rows]) => sink.statements(sql, ownerId, [...rows.values()]))
 }
