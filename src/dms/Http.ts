@@ -37,9 +37,9 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
       Effect.gen(function*() {
         if (recipientId === me) return yield* invalidField("recipient_id", "CANNOT_DM_YOURSELF", "You cannot DM yourself")
         yield* existingUser(recipientId)
-        // Blocks do not stop opening a DM; they stop its messages and calls (shards/dm/Actor.ts).
+        // Blocks do not stop opening a DM; they stop its messages and calls (shards/dm/operations/).
         const channelId = yield* repo.dmBetween(me, recipientId, snowflakes.next())
-        return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me], viewerId: me }))
+        return yield* dms.announce(channelId, [me], me)
       })
 
     /** A group DM with friends only: nobody is put in a group by a stranger. */
@@ -58,7 +58,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
         }
         const channelId = snowflakes.next()
         if (!(yield* repo.createGroup(channelId, me, recipients))) return yield* maxGroupDms()
-        return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me, ...recipients], viewerId: me }))
+        return yield* dms.announce(channelId, [me, ...recipients], me)
       })
 
     const preload = (channels: ReadonlyArray<string>) =>
@@ -68,7 +68,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
         yield* callChannel(channelId)
-        yield* dms.call(channelId, (a) => a.CallAction({ actorId: me.id, action, recipients }))
+        yield* dms.callAction(channelId, me.id, action, recipients)
       })
 
     return handlers
@@ -91,19 +91,19 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
           if (user.id !== me.id && !(yield* repo.friendsAmong(me.id, [user.id])).has(user.id)) {
             return yield* new BadRequest({ code: "NOT_FRIENDS_WITH_USER", message: "You are not friends with this user" })
           }
-          yield* dms.call(params.channel_id, (a) => a.AddRecipient({ actorId: me.id, user }))
+          yield* dms.addRecipient(params.channel_id, me.id, user)
         }))
       .handle("removeRecipient", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* dmChannel(params.channel_id)
-          yield* dms.call(params.channel_id, (a) => a.RemoveRecipient({ actorId: me.id, userId: params.user_id }))
+          yield* dms.removeRecipient(params.channel_id, me.id, params.user_id)
         }))
       .handle("call", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* callChannel(params.channel_id)
-          return yield* dms.call(params.channel_id, (a) => a.CallEligibility({ actorId: me.id }))
+          return yield* dms.callEligibility(params.channel_id, me.id)
         }))
       .handle("updateCall", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -114,7 +114,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
             return yield* invalidField("region", "INVALID_RTC_REGION", "Unknown voice region")
           }
           // Without a region in the body there is nothing to change: the call is only checked to exist.
-          yield* dms.call(params.channel_id, (a) => a.CallRegion({ actorId: me.id, region }))
+          yield* dms.callRegion(params.channel_id, me.id, region)
         }))
       .handle("ring", ({ params, payload }) => ringing(params.channel_id, "ring", payload.recipients))
       .handle("stopRinging", ({ params, payload }) => ringing(params.channel_id, "stop", payload.recipients))
@@ -122,7 +122,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* callChannel(params.channel_id)
-          yield* dms.call(params.channel_id, (a) => a.CallAction({ actorId: me.id, action: "end" }))
+          yield* dms.callAction(params.channel_id, me.id, "end")
         }))
   })))
 
