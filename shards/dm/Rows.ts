@@ -1,5 +1,7 @@
 import { Effect } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { SqlClient, SqlError } from "effect/sql"
+import { setPinned } from "../guild/messages/ReactionRows.ts"
+import { roomInGroupDms } from "./GroupDmLimit.ts"
 import type { Call, DmState } from "./State.ts"
 
 /** The statements of DM changes; each runs in its write's batch transaction (Repo.ts). */
@@ -26,9 +28,39 @@ export const updateGroup = (s: DmState) =>
           WHERE channel_id = ${s.id}`
     ))
 
+/**
+ * What a write that Postgres must refuse fails with: as a constraint violation, so its
+ * batch answers it CONFLICT and commits nothing of it (actors/WriteBatches.ts).
+ */
+const refused = (message: string) => Effect.fail(new SqlError.SqlError({ reason: new SqlError.ConstraintError({ cause: message, message }) }))
+
+/**
+ * Adds the recipient if they still have room for one more group DM, checked again under
+ * the lock `roomInGroupDms` holds until this transaction ends: the caller's check ran
+ * before it, so two additions at once could both have seen the last place free.
+ */
 export const addRecipient = (channelId: string, userId: string) =>
-  withSql((sql) => sql`INSERT INTO dm_recipients (channel_id, user_id, is_open) VALUES (${channelId}, ${userId}, true)
-    ON CONFLICT (channel_id, user_id) DO UPDATE SET is_open = true`)
+  withSql((sql) =>
+    Effect.flatMap(roomInGroupDms(sql, [userId]), (room) =>
+      room
+        ? sql`INSERT INTO dm_recipients (channel_id, user_id, is_open) VALUES (${channelId}, ${userId}, true)
+            ON CONFLICT (channel_id, user_id) DO UPDATE SET is_open = true`
+        : refused("the user is in as many group DMs as a user may be")))
+
+/**
+ * Pins or unpins a message. The caller counted the pins before the write; a pin of the
+ * same batch may have taken the last place since, so the count is checked again here,
+ * where the writes of the batch before it are visible.
+ */
+export const setPinnedWithin = (channelId: string, messageId: string, pinnedAt: string | null, maxPins: number) =>
+  Effect.andThen(
+    setPinned(channelId, messageId, pinnedAt),
+    pinnedAt === null ? Effect.void : withSql((sql) =>
+      Effect.flatMap(
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM messages WHERE channel_id = ${channelId} AND pinned`,
+        ([row]) => ((row?.n ?? 0) > maxPins ? refused("the channel has as many pins as it may") : Effect.void)
+      ))
+  )
 
 export const removeRecipient = (channelId: string, userId: string) =>
   withSql((sql) => sql`DELETE FROM dm_recipients WHERE channel_id = ${channelId} AND user_id = ${userId}`)

@@ -8,7 +8,6 @@ import {
   ReferencedMessage
 } from "../../../src/model/Messages.ts"
 import { deleteMessages, insertMessage, updateMessage } from "../../guild/messages/MessageRows.ts"
-import { setPinned } from "../../guild/messages/ReactionRows.ts"
 import { storeAck } from "../../guild/operations/MessageAcks.ts"
 import { withoutAttachment } from "../../guild/operations/MessageAttachments.ts"
 import { MAX_PINS } from "../../guild/operations/Pins.ts"
@@ -188,7 +187,7 @@ export const pinMessage = write(
       return {
         next: s,
         reply: null,
-        persist: setPinned(s.id, message.id, pinnedAt),
+        persist: Rows.setPinnedWithin(s.id, message.id, pinnedAt, MAX_PINS),
         events: [
           tell(everyone(s), "MESSAGE_UPDATE", { ...rest, pinned }),
           tell(everyone(s), "CHANNEL_PINS_UPDATE", { channel_id: s.id, last_pin_timestamp: newest })
