@@ -6,6 +6,7 @@ import { RedisClient } from "../src/platform/Redis.ts"
 import { Snowflakes } from "../src/platform/Snowflake.ts"
 import { embeddedSharding } from "./Cluster.ts"
 import { DmChannelActor } from "./dm/Actor.ts"
+import { DmRepo } from "./dm/Repo.ts"
 import { GuildActor } from "./guild/Actor.ts"
 import { GuildEvents } from "./guild/Events.ts"
 import { GuildRepo } from "./guild/Repo.ts"
@@ -27,7 +28,7 @@ export const entitiesLayer = (settings: Settings) => {
   const idle = { maxIdleTime: `${settings.actorIdleMinutes} minutes` as const }
   // UserEvents (DM channel actors tell users directly) is the caller's: in memory here, over Redis in a shard process.
   return Layer.mergeAll(GuildActor(idle), UserActor(idle), DmChannelActor(idle)).pipe(
-    Layer.provide([GuildRepo.layer, GuildEvents.layer])
+    Layer.provide([GuildRepo.layer, GuildEvents.layer, DmRepo.layer])
   )
 }
 

@@ -55,7 +55,7 @@ export interface DmStickers {
 
 /** What the actor gathered for a new message besides its request. */
 export interface DraftParts {
-  /** The message a reply answers, read from Postgres. */
+  /** The message a reply answers, as Postgres holds it (read by the caller). */
   readonly replied: MessageResponse | undefined
   /** The message a forward copies, with its guild (null: a DM), as the HTTP side read it. */
   readonly forwarded: { readonly message: ReferencedMessage; readonly guildId: string | null } | undefined

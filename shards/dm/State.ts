@@ -1,6 +1,7 @@
 import type { ChannelResponse } from "../../src/model/Guilds.ts"
 import { DmChannelType } from "../../src/model/Dms.ts"
 import type { UserPartialResponse } from "../../src/model/Users.ts"
+import type { MessageResponse } from "../../src/model/Messages.ts"
 
 export interface Recipient {
   readonly user: UserPartialResponse
@@ -26,6 +27,8 @@ export interface DmState {
   /** In the order they joined. */
   readonly recipients: ReadonlyMap<string, Recipient>
   readonly call: Call | undefined
+  /** Messages sent lately with a nonce, oldest first: a resend of one answers it (Messages.ts, NONCE_TTL_MS). */
+  readonly recent: ReadonlyArray<RecentSend>
 }
 
 export const isGroup = (s: DmState): boolean => s.type === DmChannelType.GROUP_DM
@@ -49,3 +52,11 @@ export const callData = (s: DmState, call: Call) => ({
   ringing: call.ringing,
   voice_states: []
 })
+
+/** A message sent lately, remembered for nonce deduplication. */
+export interface RecentSend {
+  readonly authorId: string
+  readonly nonce: string
+  readonly sentAt: number
+  readonly message: MessageResponse
+}

@@ -1,32 +1,10 @@
-import { Schema, SchemaTransformation } from "effect"
+import { Schema } from "effect"
 import { ClusterSchema, Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { GuildResponse } from "../../src/model/Guilds.ts"
-import { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
 import { UserPartialResponse } from "../../src/model/Users.ts"
+import { ActorErrors } from "../actors/Protocol.ts"
 import { ReadQuery, WriteCommand } from "./operations/index.ts"
-
-/**
- * An error as it crosses between processes: `{ _tag, error }`. The HTTP error
- * classes omit `_tag` when encoded (the wire body of the public API), so
- * BadRequest, Forbidden and NotFound all encode to the same `{code, message}`.
- * In a union that is ambiguous: the runners' binary transport cannot build a
- * codec for it at all (the runner throws while sending the reply, which is
- * already stored, and the caller waits until its timeout), and JSON (stored
- * replies) decodes every one of them as the first member, BadRequest. The
- * literal `_tag` here tells them apart.
- */
-const onWire = <const Tag extends string, S extends Schema.Top>(tag: Tag, error: S) =>
-  Schema.Struct({ _tag: Schema.Literal(tag), error }).pipe(
-    Schema.decodeTo(
-      Schema.toType(error),
-      SchemaTransformation.transform({
-        // `S` is generic, so the struct's Type cannot be narrowed to `{ error }` here.
-        decode: (wire) => (wire as { readonly error: S["Type"] }).error,
-        encode: (value) => ({ _tag: tag, error: value })
-      })
-    )
-  )
 
 /**
  * The guild actor's messages. Writes carry an operation id: it is the
@@ -34,11 +12,7 @@ const onWire = <const Tag extends string, S extends Schema.Top>(tag: Tag, error:
  * storage) and the key of `actor_operations` (a write that committed before
  * its runner died is not applied twice).
  */
-export const GuildErrors = Schema.Union([
-  onWire("BadRequest", BadRequest),
-  onWire("Forbidden", Forbidden),
-  onWire("NotFound", NotFound)
-])
+export const GuildErrors = ActorErrors
 
 export const Create = Rpc.make("Create", {
   payload: {

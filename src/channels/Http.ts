@@ -4,6 +4,7 @@ import * as Channels from "../../shards/guild/operations/Channels.ts"
 import * as ChannelLayout from "../../shards/guild/operations/ChannelLayout.ts"
 import { guildChannelPatch } from "../dms/ChannelPatch.ts"
 import { Dms } from "../dms/Dms.ts"
+import { ChannelLookup } from "../messages/ChannelLookup.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
@@ -33,6 +34,7 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
     const actors = yield* Actors
     const snowflakes = yield* Snowflakes
     const channelGuilds = yield* ChannelGuilds
+    const channels = yield* ChannelLookup
     const dms = yield* Dms
 
     return handlers
@@ -47,25 +49,29 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.view(params.channel_id, me.id)
-          const guildId = yield* channelGuilds.guildOf(params.channel_id)
-          return yield* actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
+          return yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.view(params.channel_id, me.id),
+            guild: (guildId) => actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
+          })
         }))
       .handle("update", ({ params, headers, payload }) =>
         Effect.gen(function*() {
           const actor = yield* by(headers)
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.update(params.channel_id, actor.actorId, payload)
-          const patch = yield* guildChannelPatch(payload)
-          const guildId = yield* channelGuilds.guildOf(params.channel_id)
-          return yield* actors.write(guildId, Channels.updateChannel, { channelId: params.channel_id, patch }, actor)
+          return yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.update(params.channel_id, actor.actorId, payload),
+            guild: (guildId) =>
+              Effect.flatMap(guildChannelPatch(payload), (patch) =>
+                actors.write(guildId, Channels.updateChannel, { channelId: params.channel_id, patch }, actor))
+          })
         }))
       .handle("delete", ({ params, headers }) =>
         Effect.gen(function*() {
           const actor = yield* by(headers)
           // For a DM: closes it (a group DM: leaves it).
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.close(params.channel_id, actor.actorId)
-          const guildId = yield* channelGuilds.guildOf(params.channel_id)
-          yield* actors.write(guildId, Channels.deleteChannel, { channelId: params.channel_id }, actor)
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.close(params.channel_id, actor.actorId),
+            guild: (guildId) => actors.write(guildId, Channels.deleteChannel, { channelId: params.channel_id }, actor)
+          })
         }))
       .handle("putOverwrite", ({ params, headers, payload }) =>
         Effect.gen(function*() {
@@ -91,4 +97,4 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
   })))
 
 /** The channel routes, with the channel → guild lookup they route by. */
-export const ChannelsHttp = perRequestMiddlewaresOnly(ChannelsHandlers).pipe(Layer.provide([ChannelGuilds.layer, Dms.layer]))
+export const ChannelsHttp = perRequestMiddlewaresOnly(ChannelsHandlers).pipe(Layer.provide([ChannelGuilds.layer, ChannelLookup.layer, Dms.layer]))

@@ -1,17 +1,23 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
+import type { ReadDefinition, WriteDefinition } from "../../shards/dm/Definitions.ts"
+import type { ReplyCodec } from "../../shards/actors/Definitions.ts"
+import * as Calls from "../../shards/dm/operations/Calls.ts"
+import * as Channel from "../../shards/dm/operations/Channel.ts"
+import { isListedRead, isListedWrite, ReadQuery, WriteCommand } from "../../shards/dm/operations/index.ts"
+import * as Messages from "../../shards/dm/operations/Messages.ts"
 import { DmChannel } from "../../shards/dm/Protocol.ts"
 import { Actors } from "../guilds/Actors.ts"
 import type { ChannelPatchRequest } from "../model/Channels.ts"
 import { type BadRequest, type Forbidden, invalidField, missingAccess, type NotFound, type Unavailable, unknown } from "../model/Errors.ts"
 import { jsonResponse } from "../model/Common.ts"
-import { ChannelLookup } from "../messages/ChannelLookup.ts"
 import { MessagesRepo } from "../messages/Repo.ts"
 import { DEFAULT_LIMIT, type MessageCreateRequest, type MessageUpdateRequest } from "../model/MessageRequests.ts"
-import type { MessageAttachmentResponse, MessageResponse, ReferencedMessage } from "../model/Messages.ts"
+import { type MessageAttachmentResponse, MessageReferenceType, type MessageResponse, type ReferencedMessage } from "../model/Messages.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { imageHash } from "../users/Images.ts"
 import { DmsRepo } from "./Repo.ts"
+import { DmWriteInputs } from "./WriteInputs.ts"
 import { DmChannelType, type GroupDmPatch } from "../model/Dms.ts"
 
 type Failure = BadRequest | Forbidden | NotFound | Unavailable
@@ -31,17 +37,43 @@ interface PageQuery {
 }
 
 /**
- * What the channel and message routes do for a DM channel (they ask
- * `isDm` first): writes through the channel's actor, reads of messages
- * from Postgres once the reader is known to be a recipient.
+ * What the channel and message routes do for a DM channel (ChannelLookup's
+ * `byOwner` sends them here): writes and reads of shards/dm/operations through
+ * the channel's actor (`write` / `read`, as src/guilds/Actors.ts for a guild),
+ * reads of messages from Postgres once the reader is known to be a recipient.
  */
 export class Dms extends Context.Service<Dms, {
-  readonly isDm: (channelId: string) => Effect.Effect<boolean>
-  /** The channel's actor, every call bounded like the guild actors' (503 when it does not answer). */
-  readonly call: <A, E>(channelId: string, f: (actor: DmClient) => Effect.Effect<A, E>) => Effect.Effect<A, Failure>
+  /**
+   * A write of shards/dm/operations, by `actorId`, through the channel's actor (a new
+   * operation id, the clock read here: a redelivery decides the same), as its reply's JSON.
+   */
+  readonly writeJson: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+    channelId: string,
+    definition: WriteDefinition<Tag, Fields, Reply>,
+    fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+    by: { readonly actorId: string }
+  ) => Effect.Effect<string, Failure>
+  /** `writeJson`, answered with the reply. */
+  readonly write: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+    channelId: string,
+    definition: WriteDefinition<Tag, Fields, Reply>,
+    fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+    by: { readonly actorId: string }
+  ) => Effect.Effect<Reply["Type"], Failure>
+  /** A read of shards/dm/operations for `viewerId`, through the channel's actor. */
+  readonly read: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+    channelId: string,
+    definition: ReadDefinition<Tag, Fields, Reply>,
+    fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+    viewerId: string
+  ) => Effect.Effect<Reply["Type"], Failure>
   readonly view: (channelId: string, userId: string) => Json
+  /** Opens the channel for `userIds`; answers it as `viewerId` sees it. */
+  readonly announce: (channelId: string, userIds: ReadonlyArray<string>, viewerId: string) => Effect.Effect<string, Failure>
   readonly update: (channelId: string, userId: string, patch: ChannelPatchRequest) => Json
   readonly close: (channelId: string, userId: string) => Effect.Effect<void, Failure>
+  readonly addRecipient: (channelId: string, userId: string, user: typeof Channel.addRecipient.command.Type["user"]) => Effect.Effect<void, Failure>
+  readonly removeRecipient: (channelId: string, userId: string, recipientId: string) => Effect.Effect<void, Failure>
   readonly listMessages: (channelId: string, userId: string, query: PageQuery) => Effect.Effect<ReadonlyArray<MessageResponse>, Failure>
   readonly getMessage: (channelId: string, userId: string, messageId: string) => Effect.Effect<MessageResponse, Failure>
   readonly send: (channelId: string, userId: string, request: MessageCreateRequest, extras?: SendExtras) => Json
@@ -60,23 +92,60 @@ export class Dms extends Context.Service<Dms, {
     messageId: string,
     options: { readonly mentionCount?: number | undefined; readonly manual?: boolean | undefined }
   ) => Effect.Effect<void, Failure>
+  readonly callEligibility: (channelId: string, userId: string) => Effect.Effect<{ readonly ringable: boolean; readonly silent: boolean }, Failure>
+  readonly callAction: (
+    channelId: string,
+    userId: string,
+    action: "ring" | "stop" | "end",
+    recipients?: ReadonlyArray<string> | undefined
+  ) => Effect.Effect<void, Failure>
+  readonly callRegion: (channelId: string, userId: string, region: string | null | undefined) => Effect.Effect<void, Failure>
 }>()("guildhall/Dms") {
   static readonly layer = Layer.effect(
     Dms,
     Effect.gen(function*() {
       const repo = yield* DmsRepo
-      const channels = yield* ChannelLookup
+      const inputs = yield* DmWriteInputs
       const messages = yield* MessagesRepo
       const actors = yield* Actors
       const snowflakes = yield* Snowflakes
       const client = yield* DmChannel.client
 
-      const call = <A, E>(channelId: string, f: (actor: DmClient) => Effect.Effect<A, E>) => actors.bounded(f(client(channelId)))
-      const json = <E>(effect: Effect.Effect<string, E>) => Effect.map(effect, jsonResponse)
+      const isWriteCommand = Schema.is(WriteCommand)
+      const isReadQuery = Schema.is(ReadQuery)
+      const unregistered = (tag: string) => Effect.die(new Error(`${tag} is not listed in shards/dm/operations/index.ts`))
+      // Replies cross processes as JSON; one that does not decode is the actor's bug, not the client's.
+      const decodeReply = <Reply extends ReplyCodec>(reply: Reply, json: string) =>
+        Effect.orDie(Schema.decodeUnknownEffect(reply)(JSON.parse(json)))
+
+      const writeJson: Dms["Service"]["writeJson"] = (channelId, definition, fields, by) => {
+        if (!isListedWrite(definition)) return unregistered(definition.tag)
+        const command = definition.command.make(fields)
+        // Through the mailbox the command travels as one of the registered kinds.
+        if (!isWriteCommand(command)) return unregistered(definition.tag)
+        return actors.bounded(client(channelId).Write({ operationId: snowflakes.next(), actorId: by.actorId, now: Date.now(), command }))
+      }
+      const write: Dms["Service"]["write"] = (channelId, definition, fields, by) => Effect.flatMap(writeJson(channelId, definition, fields, by), (json) => decodeReply(definition.reply, json))
+      const readJson = <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
+        channelId: string,
+        definition: ReadDefinition<Tag, Fields, Reply>,
+        fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
+        viewerId: string
+      ): Effect.Effect<string, Failure> => {
+        if (!isListedRead(definition)) return unregistered(definition.tag)
+        const query = definition.query.make(fields)
+        if (!isReadQuery(query)) return unregistered(definition.tag)
+        return actors.bounded(client(channelId).Read({ viewerId, query }))
+      }
+      const read: Dms["Service"]["read"] = (channelId, definition, fields, viewerId) =>
+        Effect.flatMap(readJson(channelId, definition, fields, viewerId), (json) => decodeReply(definition.reply, json))
 
       /** Reads check membership in Postgres: no actor round trip for them. */
       const recipient = (channelId: string, userId: string) =>
         Effect.flatMap(repo.isRecipient(channelId, userId), (yes) => (yes ? Effect.void : Effect.fail(missingAccess())))
+
+      /** The message a write is about, as Postgres holds it (undefined: none). */
+      const stored = messages.find
 
       const groupPatch = (patch: ChannelPatchRequest): Effect.Effect<GroupDmPatch, BadRequest> =>
         Effect.gen(function*() {
@@ -100,12 +169,20 @@ export class Dms extends Context.Service<Dms, {
         })
 
       return Dms.of({
-        isDm: channels.isDm,
-        call,
-        view: (channelId, userId) => json(call(channelId, (a) => a.View({ viewerId: userId }))),
+        writeJson,
+        write,
+        read,
+        view: (channelId, userId) => Effect.map(readJson(channelId, Channel.view, {}, userId), jsonResponse),
+        announce: (channelId, userIds, viewerId) => writeJson(channelId, Channel.announce, { userIds, viewerId }, { actorId: viewerId }),
         update: (channelId, userId, patch) =>
-          Effect.flatMap(groupPatch(patch), (p) => json(call(channelId, (a) => a.Update({ actorId: userId, patch: p })))),
-        close: (channelId, userId) => call(channelId, (a) => a.Close({ actorId: userId })),
+          Effect.flatMap(groupPatch(patch), (p) =>
+            Effect.map(writeJson(channelId, Channel.updateGroup, { patch: p }, { actorId: userId }), jsonResponse)),
+        close: (channelId, userId) => Effect.asVoid(writeJson(channelId, Channel.close, {}, { actorId: userId })),
+        addRecipient: (channelId, userId, user) =>
+          Effect.flatMap(inputs.roomInGroupDms(user.id), (hasRoom) =>
+            Effect.asVoid(writeJson(channelId, Channel.addRecipient, { user, hasRoom }, { actorId: userId }))),
+        removeRecipient: (channelId, userId, recipientId) =>
+          Effect.asVoid(writeJson(channelId, Channel.removeRecipient, { userId: recipientId }, { actorId: userId })),
         listMessages: (channelId, userId, query) =>
           Effect.andThen(recipient(channelId, userId), messages.page(channelId, { ...query, limit: query.limit ?? DEFAULT_LIMIT })),
         getMessage: (channelId, userId, messageId) =>
@@ -115,31 +192,54 @@ export class Dms extends Context.Service<Dms, {
               m === undefined ? Effect.fail(unknown("MESSAGE")) : Effect.succeed(m))
           ),
         send: (channelId, userId, request, extras = {}) =>
-          json(call(channelId, (a) =>
-            a.Send({
-              operationId: snowflakes.next(),
-              actorId: userId,
-              now: Date.now(),
+          Effect.gen(function*() {
+            const reference = request.message_reference ?? undefined
+            const replied = reference === undefined || reference.type === MessageReferenceType.FORWARD
+              ? undefined
+              : yield* stored(channelId, reference.message_id)
+            const json = yield* writeJson(channelId, Messages.sendMessage, {
+              blocked: yield* inputs.blocked(channelId, userId),
               request,
-              ...(extras.uploads === undefined ? {} : { uploads: extras.uploads }),
-              ...(extras.forwarded === undefined ? {} : { forwarded: extras.forwarded })
-            }))),
+              replied,
+              stickers: yield* inputs.stickers(userId, request.sticker_ids ?? []),
+              uploads: extras.uploads,
+              forwarded: extras.forwarded
+            }, { actorId: userId })
+            return jsonResponse(json)
+          }),
         // Nothing in a DM withholds the right to attach from someone who may send.
-        maySend: (channelId, userId) => Effect.as(call(channelId, (a) => a.CheckSend({ actorId: userId })), true),
+        maySend: (channelId, userId) =>
+          Effect.flatMap(inputs.blocked(channelId, userId), (blocked) =>
+            Effect.as(readJson(channelId, Messages.checkSend, { blocked }, userId), true)),
         edit: (channelId, userId, messageId, patch) =>
-          json(call(channelId, (a) => a.Edit({ actorId: userId, now: Date.now(), messageId, patch }))),
-        remove: (channelId, userId, messageId) => call(channelId, (a) => a.Delete({ actorId: userId, messageId })),
+          Effect.flatMap(stored(channelId, messageId), (current) =>
+            Effect.map(writeJson(channelId, Messages.editMessage, { messageId, stored: current, patch }, { actorId: userId }), jsonResponse)),
+        remove: (channelId, userId, messageId) =>
+          Effect.flatMap(stored(channelId, messageId), (current) =>
+            Effect.asVoid(writeJson(channelId, Messages.deleteMessage, { messageId, stored: current }, { actorId: userId }))),
         deleteAttachment: (channelId, userId, messageId, attachmentId) =>
-          call(channelId, (a) => a.DeleteAttachment({ actorId: userId, messageId, attachmentId })),
+          Effect.flatMap(stored(channelId, messageId), (current) =>
+            Effect.asVoid(writeJson(channelId, Messages.deleteAttachment, { messageId, stored: current, attachmentId }, { actorId: userId }))),
         recipient,
-        typing: (channelId, userId) => call(channelId, (a) => a.Typing({ actorId: userId, now: Date.now() })),
+        typing: (channelId, userId) =>
+          Effect.flatMap(inputs.blocked(channelId, userId), (blocked) =>
+            Effect.asVoid(writeJson(channelId, Messages.startTyping, { blocked }, { actorId: userId }))),
         pin: (channelId, userId, messageId, pinned) =>
-          call(channelId, (a) => a.Pin({ actorId: userId, messageId, pinned, now: Date.now() })),
-        ack: (channelId, userId, messageId, options) => call(channelId, (a) => a.Ack({ actorId: userId, messageId, ...options }))
+          Effect.gen(function*() {
+            const current = yield* stored(channelId, messageId)
+            const pins = yield* inputs.pins(channelId)
+            yield* writeJson(channelId, Messages.pinMessage, { messageId, stored: current, pinned, pins }, { actorId: userId })
+          }),
+        ack: (channelId, userId, messageId, options) =>
+          Effect.asVoid(writeJson(channelId, Messages.ackMessage, { messageId, ...options }, { actorId: userId })),
+        callEligibility: (channelId, userId) =>
+          Effect.flatMap(inputs.blocked(channelId, userId), (blocked) => read(channelId, Calls.callEligibility, { blocked }, userId)),
+        callAction: (channelId, userId, action, recipients) =>
+          Effect.flatMap(inputs.blocked(channelId, userId), (blocked) =>
+            Effect.asVoid(writeJson(channelId, Calls.callAction, { action, recipients, blocked }, { actorId: userId }))),
+        callRegion: (channelId, userId, region) =>
+          Effect.asVoid(writeJson(channelId, Calls.callRegion, { region }, { actorId: userId }))
       })
     })
-  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer, ChannelLookup.layer]))
+  ).pipe(Layer.provide([DmsRepo.layer, MessagesRepo.layer, DmWriteInputs.layer]))
 }
-
-type ClientOf<T> = T extends Effect.Effect<infer Make, infer _E, infer _R> ? Make : never
-export type DmClient = ReturnType<ClientOf<typeof DmChannel.client>>

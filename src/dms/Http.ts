@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { ChannelGuilds } from "../channels/ChannelGuilds.ts"
+import { ChannelLookup } from "../messages/ChannelLookup.ts"
 import { RTC_REGIONS } from "../model/RtcRegions.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
@@ -16,18 +16,19 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const dms = yield* Dms
     const repo = yield* DmsRepo
-    const channelGuilds = yield* ChannelGuilds
+    const channels = yield* ChannelLookup
     const snowflakes = yield* Snowflakes
 
     /** A DM channel, else 404 UNKNOWN_CHANNEL. */
     const dmChannel = (channelId: string) =>
-      Effect.flatMap(dms.isDm(channelId), (yes) => (yes ? Effect.void : Effect.fail(unknown("CHANNEL"))))
+      channels.byOwner(channelId, { dm: () => Effect.void, guild: () => Effect.fail(unknown("CHANNEL")) })
 
     /** Calls are for DM channels: a guild channel is the wrong kind (400), anything else unknown (404). */
     const callChannel = (channelId: string) =>
-      Effect.flatMap(dms.isDm(channelId), (yes) =>
-        yes ? Effect.void : Effect.flatMap(channelGuilds.guildOf(channelId), () =>
-          Effect.fail(new BadRequest({ code: "INVALID_CHANNEL_TYPE_FOR_CALL", message: "Calls are for DM channels" }))))
+      channels.byOwner(channelId, {
+        dm: () => Effect.void,
+        guild: () => Effect.fail(new BadRequest({ code: "INVALID_CHANNEL_TYPE_FOR_CALL", message: "Calls are for DM channels" }))
+      })
 
     const existingUser = (userId: string) =>
       Effect.flatMap(repo.user(userId), (user) => (user === undefined ? Effect.fail(unknown("USER")) : Effect.succeed(user)))
@@ -36,9 +37,9 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
       Effect.gen(function*() {
         if (recipientId === me) return yield* invalidField("recipient_id", "CANNOT_DM_YOURSELF", "You cannot DM yourself")
         yield* existingUser(recipientId)
-        // Blocks do not stop opening a DM; they stop its messages and calls (shards/dm/Actor.ts).
+        // Blocks do not stop opening a DM; they stop its messages and calls (shards/dm/operations/).
         const channelId = yield* repo.dmBetween(me, recipientId, snowflakes.next())
-        return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me], viewerId: me }))
+        return yield* dms.announce(channelId, [me], me)
       })
 
     /** A group DM with friends only: nobody is put in a group by a stranger. */
@@ -57,7 +58,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
         }
         const channelId = snowflakes.next()
         if (!(yield* repo.createGroup(channelId, me, recipients))) return yield* maxGroupDms()
-        return yield* dms.call(channelId, (a) => a.Announce({ userIds: [me, ...recipients], viewerId: me }))
+        return yield* dms.announce(channelId, [me, ...recipients], me)
       })
 
     const preload = (channels: ReadonlyArray<string>) =>
@@ -67,7 +68,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
         yield* callChannel(channelId)
-        yield* dms.call(channelId, (a) => a.CallAction({ actorId: me.id, action, recipients }))
+        yield* dms.callAction(channelId, me.id, action, recipients)
       })
 
     return handlers
@@ -90,19 +91,19 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
           if (user.id !== me.id && !(yield* repo.friendsAmong(me.id, [user.id])).has(user.id)) {
             return yield* new BadRequest({ code: "NOT_FRIENDS_WITH_USER", message: "You are not friends with this user" })
           }
-          yield* dms.call(params.channel_id, (a) => a.AddRecipient({ actorId: me.id, user }))
+          yield* dms.addRecipient(params.channel_id, me.id, user)
         }))
       .handle("removeRecipient", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* dmChannel(params.channel_id)
-          yield* dms.call(params.channel_id, (a) => a.RemoveRecipient({ actorId: me.id, userId: params.user_id }))
+          yield* dms.removeRecipient(params.channel_id, me.id, params.user_id)
         }))
       .handle("call", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* callChannel(params.channel_id)
-          return yield* dms.call(params.channel_id, (a) => a.CallEligibility({ actorId: me.id }))
+          return yield* dms.callEligibility(params.channel_id, me.id)
         }))
       .handle("updateCall", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -113,7 +114,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
             return yield* invalidField("region", "INVALID_RTC_REGION", "Unknown voice region")
           }
           // Without a region in the body there is nothing to change: the call is only checked to exist.
-          yield* dms.call(params.channel_id, (a) => a.CallRegion({ actorId: me.id, region }))
+          yield* dms.callRegion(params.channel_id, me.id, region)
         }))
       .handle("ring", ({ params, payload }) => ringing(params.channel_id, "ring", payload.recipients))
       .handle("stopRinging", ({ params, payload }) => ringing(params.channel_id, "stop", payload.recipients))
@@ -121,9 +122,9 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* callChannel(params.channel_id)
-          yield* dms.call(params.channel_id, (a) => a.CallAction({ actorId: me.id, action: "end" }))
+          yield* dms.callAction(params.channel_id, me.id, "end")
         }))
   })))
 
 /** The DM routes, with their Postgres side. */
-export const DmsHttp = perRequestMiddlewaresOnly(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelGuilds.layer]))
+export const DmsHttp = perRequestMiddlewaresOnly(DmsHandlers).pipe(Layer.provide([Dms.layer, DmsRepo.layer, ChannelLookup.layer]))

@@ -59,96 +59,115 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
           if ([query.before, query.after, query.around].filter((cursor) => cursor !== undefined).length > 1) {
             return yield* invalidField("before", "CANNOT_SPECIFY_BOTH_BEFORE_AND_AFTER", "Give one of before, after and around")
           }
-          const guildId = yield* channels.guildOrDm(params.channel_id)
-          if (guildId === null) return yield* dms.listMessages(params.channel_id, me.id, query)
-          const page = { channelId: params.channel_id, ...query, limit: query.limit ?? DEFAULT_LIMIT }
-          const json = yield* actors.read(guildId, MessageReads.listMessages, page, me.id)
-          return json === null ? yield* reactions.withReactions(yield* repo.page(params.channel_id, page), me.id) : sharedJsonResponse(json)
+          return yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.listMessages(params.channel_id, me.id, query),
+            guild: (guildId) =>
+              Effect.gen(function*() {
+                const page = { channelId: params.channel_id, ...query, limit: query.limit ?? DEFAULT_LIMIT }
+                const json = yield* actors.read(guildId, MessageReads.listMessages, page, me.id)
+                return json === null
+                  ? yield* reactions.withReactions(yield* repo.page(params.channel_id, page), me.id)
+                  : sharedJsonResponse(json)
+              })
+          })
         }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.getMessage(params.channel_id, me.id, params.message_id)
-          const guildId = yield* channels.guildOf(params.channel_id)
-          const json = yield* actors.read(guildId, MessageReads.getMessage, {
-            channelId: params.channel_id,
-            messageId: params.message_id
-          }, me.id)
-          if (json !== null) return jsonResponse(json)
-          const [message] = yield* reactions.withReactions([yield* stored(params.channel_id, params.message_id)], me.id)
-          return message ?? (yield* Effect.fail(unknown("MESSAGE")))
+          return yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.getMessage(params.channel_id, me.id, params.message_id),
+            guild: (guildId) =>
+              Effect.gen(function*() {
+                const json = yield* actors.read(guildId, MessageReads.getMessage, {
+                  channelId: params.channel_id,
+                  messageId: params.message_id
+                }, me.id)
+                if (json !== null) return jsonResponse(json)
+                const [message] = yield* reactions.withReactions([yield* stored(params.channel_id, params.message_id)], me.id)
+                return message ?? (yield* Effect.fail(unknown("MESSAGE")))
+              })
+          })
         }))
       .handle("create", ({ params, payload: body, request }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const channelId = params.channel_id
-          const guildId = yield* channels.guildOrDm(channelId)
-          const mayAttach = guildId === null
-            ? dms.maySend(channelId, me.id)
-            : actors.read(guildId, checkAttach, { channelId, now: Date.now() }, me.id)
-          const received = Stream.isStream(body)
-            ? yield* uploads.receive(mayAttach, body, request)
-            : { request: body, uploads: undefined }
-          const payload = received.request
-          const reference = payload.message_reference ?? undefined
-          if (guildId === null) {
-            // A forward's source is read here, as the sender may read it: the DM's actor reads only its own channel.
-            const forwarded = reference?.type === MessageReferenceType.FORWARD
-              ? yield* forwardedCopy(reference.channel_id ?? channelId, reference, me.id)
-              : undefined
-            return yield* dms.send(channelId, me.id, payload, { uploads: received.uploads, forwarded })
-          }
-          const copy = reference === undefined ? undefined : yield* referencedCopy(guildId, params.channel_id, reference, me.id)
-          // The new message's JSON is the response as the actor rendered it; only a refusal is looked into.
-          const json = yield* actors.writeJson(guildId, Messages.createMessage, {
-            channelId: params.channel_id,
-            request: payload,
-            referenced: copy === undefined ? undefined : withoutReferenced(copy),
-            uploads: received.uploads
-          }, { actorId: me.id })
-          const reply: unknown = JSON.parse(json)
-          return isSlowmodeRefusal(reply) ? yield* slowmode(reply.retry_after_ms) : jsonResponse(json)
+          /** The request, its files stored once `mayAttach` allows them (a multipart create). */
+          const receive = <E>(mayAttach: Effect.Effect<boolean, E>) =>
+            Stream.isStream(body) ? uploads.receive(mayAttach, body, request) : Effect.succeed({ request: body, uploads: undefined })
+          return yield* channels.byOwner(channelId, {
+            dm: () =>
+              Effect.gen(function*() {
+                const received = yield* receive(dms.maySend(channelId, me.id))
+                const reference = received.request.message_reference ?? undefined
+                // A forward's source is read here, as the sender may read it: the DM's actor reads only its own channel.
+                const forwarded = reference?.type === MessageReferenceType.FORWARD
+                  ? yield* forwardedCopy(reference.channel_id ?? channelId, reference, me.id)
+                  : undefined
+                return yield* dms.send(channelId, me.id, received.request, { uploads: received.uploads, forwarded })
+              }),
+            guild: (guildId) =>
+              Effect.gen(function*() {
+                const received = yield* receive(actors.read(guildId, checkAttach, { channelId, now: Date.now() }, me.id))
+                const payload = received.request
+                const reference = payload.message_reference ?? undefined
+                const copy = reference === undefined ? undefined : yield* referencedCopy(guildId, channelId, reference, me.id)
+                // The new message's JSON is the response as the actor rendered it; only a refusal is looked into.
+                const json = yield* actors.writeJson(guildId, Messages.createMessage, {
+                  channelId,
+                  request: payload,
+                  referenced: copy === undefined ? undefined : withoutReferenced(copy),
+                  uploads: received.uploads
+                }, { actorId: me.id })
+                const reply: unknown = JSON.parse(json)
+                return isSlowmodeRefusal(reply) ? yield* slowmode(reply.retry_after_ms) : jsonResponse(json)
+              })
+          })
         }))
       .handle("edit", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.edit(params.channel_id, me.id, params.message_id, payload)
-          const guildId = yield* channels.guildOf(params.channel_id)
-          const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
-          return yield* actors.write(guildId, MessageEdits.editMessage, {
-            channelId: params.channel_id,
-            messageId: params.message_id,
-            patch: payload,
-            current
-          }, { actorId: me.id })
+          return yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.edit(params.channel_id, me.id, params.message_id, payload),
+            guild: (guildId) =>
+              Effect.flatMap(olderCopy(guildId, params.channel_id, params.message_id, me.id), (current) =>
+                actors.write(guildId, MessageEdits.editMessage, {
+                  channelId: params.channel_id,
+                  messageId: params.message_id,
+                  patch: payload,
+                  current
+                }, { actorId: me.id }))
+          })
         }))
       .handle("delete", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const reason = yield* auditReason
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.remove(params.channel_id, me.id, params.message_id)
-          const guildId = yield* channels.guildOf(params.channel_id)
-          const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
-          yield* actors.write(guildId, MessageEdits.deleteMessage, {
-            channelId: params.channel_id,
-            messageId: params.message_id,
-            current
-          }, { actorId: me.id, reason })
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.remove(params.channel_id, me.id, params.message_id),
+            guild: (guildId) =>
+              Effect.flatMap(olderCopy(guildId, params.channel_id, params.message_id, me.id), (current) =>
+                actors.write(guildId, MessageEdits.deleteMessage, {
+                  channelId: params.channel_id,
+                  messageId: params.message_id,
+                  current
+                }, { actorId: me.id, reason }))
+          })
         }))
       .handle("deleteAttachment", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const guildId = yield* channels.guildOrDm(params.channel_id)
-          if (guildId === null) {
-            return yield* dms.deleteAttachment(params.channel_id, me.id, params.message_id, params.attachment_id)
-          }
-          const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
-          yield* actors.write(guildId, MessageAttachments.deleteAttachment, {
-            channelId: params.channel_id,
-            messageId: params.message_id,
-            attachmentId: params.attachment_id,
-            current
-          }, { actorId: me.id })
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.deleteAttachment(params.channel_id, me.id, params.message_id, params.attachment_id),
+            guild: (guildId) =>
+              Effect.flatMap(olderCopy(guildId, params.channel_id, params.message_id, me.id), (current) =>
+                actors.write(guildId, MessageAttachments.deleteAttachment, {
+                  channelId: params.channel_id,
+                  messageId: params.message_id,
+                  attachmentId: params.attachment_id,
+                  current
+                }, { actorId: me.id }))
+          })
         }))
       .handle("bulkDelete", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -163,20 +182,19 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("typing", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) return yield* dms.typing(params.channel_id, me.id)
-          const guildId = yield* channels.guildOf(params.channel_id)
-          yield* actors.write(guildId, Messages.startTyping, { channelId: params.channel_id }, { actorId: me.id })
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.typing(params.channel_id, me.id),
+            guild: (guildId) => actors.write(guildId, Messages.startTyping, { channelId: params.channel_id }, { actorId: me.id })
+          })
         }))
       .handle("ack", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) {
-            return yield* dms.ack(params.channel_id, me.id, params.message_id, { mentionCount: payload.mention_count, manual: payload.manual })
-          }
-          const guildId = yield* channels.guildOf(params.channel_id)
-          yield* actors.write(guildId, ackMessages, {
-            acks: [{ channelId: params.channel_id, messageId: params.message_id, mentionCount: payload.mention_count, manual: payload.manual }]
-          }, { actorId: me.id })
+          const ack = { channelId: params.channel_id, messageId: params.message_id, mentionCount: payload.mention_count, manual: payload.manual }
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.ack(params.channel_id, me.id, params.message_id, { mentionCount: ack.mentionCount, manual: ack.manual }),
+            guild: (guildId) => actors.write(guildId, ackMessages, { acks: [ack] }, { actorId: me.id })
+          })
         }))
   })))
 

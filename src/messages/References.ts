@@ -44,17 +44,26 @@ export const messageCopies = Effect.gen(function*() {
    */
   const forwardedCopy = (sourceId: string, reference: MessageReferenceRequest, viewerId: string) =>
     Effect.gen(function*() {
-      const sourceGuild = yield* channels.guildOrDm(sourceId)
-      if (reference.guild_id !== undefined && reference.guild_id !== sourceGuild) {
-        return yield* invalidField("message_reference.guild_id", "GUILD_ID_MUST_MATCH_REFERENCED_MESSAGE", "Not the message's guild")
-      }
-      if (sourceGuild === null) {
-        if (!(yield* dms.isRecipient(sourceId, viewerId))) return yield* missingAccess()
-        return { message: yield* stored(sourceId, reference.message_id), guildId: null }
-      }
-      const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
-      const message = json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
-      return { message, guildId: sourceGuild }
+      /** `guild_id`, when given, names the source's guild (a DM has none). */
+      const mustBeIn = (guildId: string | null) =>
+        reference.guild_id !== undefined && reference.guild_id !== guildId
+          ? Effect.fail(invalidField("message_reference.guild_id", "GUILD_ID_MUST_MATCH_REFERENCED_MESSAGE", "Not the message's guild"))
+          : Effect.void
+      return yield* channels.byOwner(sourceId, {
+        dm: () =>
+          Effect.gen(function*() {
+            yield* mustBeIn(null)
+            if (!(yield* dms.isRecipient(sourceId, viewerId))) return yield* missingAccess()
+            return { message: yield* stored(sourceId, reference.message_id), guildId: null }
+          }),
+        guild: (sourceGuild) =>
+          Effect.gen(function*() {
+            yield* mustBeIn(sourceGuild)
+            const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
+            const message = json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
+            return { message, guildId: sourceGuild }
+          })
+      })
     })
 
   /**

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { RpcSerialization } from "effect/rpc"
+import { DmChannel } from "../../shards/dm/Protocol.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
 
@@ -16,11 +17,16 @@ const samples = [
   new NotFound({ code: "UNKNOWN_GUILD", message: "m" })
 ]
 
-const roundTrips = (layer: typeof RpcSerialization.layerJson, name: string) =>
-  it.effect(`guild actor errors come back as their own class through ${name}`, () =>
+const roundTrips = (
+  layer: typeof RpcSerialization.layerJson,
+  name: string,
+  entity: { readonly protocol: typeof Guild.protocol | typeof DmChannel.protocol } = Guild,
+  actor = "guild"
+) =>
+  it.effect(`${actor} actor errors come back as their own class through ${name}`, () =>
     Effect.gen(function*() {
       const serialization = yield* RpcSerialization.RpcSerialization
-      for (const rpc of Guild.protocol.requests.values()) {
+      for (const rpc of entity.protocol.requests.values()) {
         if (rpc.errorSchema === Schema.Never) continue
         const codec = serialization.codecFor(rpc.errorSchema)
         for (const error of samples) {
@@ -35,4 +41,9 @@ const roundTrips = (layer: typeof RpcSerialization.layerJson, name: string) =>
 describe("guild actor protocol", () => {
   roundTrips(RpcSerialization.layerSchemaBinary(), "the binary transport")
   roundTrips(RpcSerialization.layerJson, "JSON (stored replies)")
+})
+
+describe("DM channel actor protocol", () => {
+  roundTrips(RpcSerialization.layerSchemaBinary(), "the binary transport", DmChannel, "DM channel")
+  roundTrips(RpcSerialization.layerJson, "JSON (stored replies)", DmChannel, "DM channel")
 })

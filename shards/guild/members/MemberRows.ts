@@ -5,7 +5,7 @@ import { isoTimestamp, isoTimestampOrNull } from "../../../src/platform/Timestam
 import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
 import type { MemberProfile } from "./MemberProfile.ts"
 import type { RowSink, RowWrite } from "../Definitions.ts"
-import { rowsTable } from "../RowColumns.ts"
+import { rowsTable } from "../../actors/RowColumns.ts"
 import { SharedMap } from "../SharedMap.ts"
 
 interface MemberRow extends UserRow {

@@ -1,10 +1,10 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { MessageResponse } from "../../../src/model/Messages.ts"
-import { writeRows } from "../BatchStatements.ts"
+import { writeRows } from "../../actors/BatchStatements.ts"
 import { type ChannelMessages, MessageWindow, WINDOW_SIZE, type WindowEntry } from "./MessageWindow.ts"
 import type { RowSink, RowWrite, SqlValue } from "../Definitions.ts"
-import { rowsTable } from "../RowColumns.ts"
+import { rowsTable } from "../../actors/RowColumns.ts"
 import { SharedMap } from "../SharedMap.ts"
 import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "./StoredMessages.ts"
 

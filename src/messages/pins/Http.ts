@@ -27,21 +27,26 @@ const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
     const pinning = (pin: boolean, params: { readonly channel_id: string; readonly message_id: string }) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
-        if (yield* dms.isDm(params.channel_id)) return yield* dms.pin(params.channel_id, me.id, params.message_id, pin)
-        const guildId = yield* channels.guildOf(params.channel_id)
-        const current = yield* olderCopy(guildId, params.channel_id, params.message_id, me.id)
-        const fields = { channelId: params.channel_id, messageId: params.message_id, current }
-        yield* pin
-          ? actors.write(guildId, Pins.pinMessage, fields, { actorId: me.id })
-          : actors.write(guildId, Pins.unpinMessage, fields, { actorId: me.id })
+        yield* channels.byOwner(params.channel_id, {
+          dm: () => dms.pin(params.channel_id, me.id, params.message_id, pin),
+          guild: (guildId) =>
+            Effect.flatMap(olderCopy(guildId, params.channel_id, params.message_id, me.id), (current) => {
+              const fields = { channelId: params.channel_id, messageId: params.message_id, current }
+              return pin
+                ? actors.write(guildId, Pins.pinMessage, fields, { actorId: me.id })
+                : actors.write(guildId, Pins.unpinMessage, fields, { actorId: me.id })
+            })
+        })
       })
 
     return handlers
       .handle("list", ({ params, query }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) yield* dms.recipient(params.channel_id, me.id)
-          else yield* actors.read(yield* channels.guildOf(params.channel_id), Pins.viewPins, { channelId: params.channel_id }, me.id)
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.recipient(params.channel_id, me.id),
+            guild: (guildId) => actors.read(guildId, Pins.viewPins, { channelId: params.channel_id }, me.id)
+          })
           const page = yield* pins.page(params.channel_id, query.before, query.limit ?? DEFAULT_PIN_LIMIT)
           const messages = yield* reactions.withReactions(page.items.map((i) => i.message), me.id)
           return {
@@ -54,8 +59,10 @@ const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
       .handle("ack", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (yield* dms.isDm(params.channel_id)) yield* dms.recipient(params.channel_id, me.id)
-          else yield* actors.read(yield* channels.guildOf(params.channel_id), MessageReads.viewMessageChannel, { channelId: params.channel_id }, me.id)
+          yield* channels.byOwner(params.channel_id, {
+            dm: () => dms.recipient(params.channel_id, me.id),
+            guild: (guildId) => actors.read(guildId, MessageReads.viewMessageChannel, { channelId: params.channel_id }, me.id)
+          })
           yield* pins.ack(me.id, params.channel_id, new Date().toISOString())
         }))
   })))

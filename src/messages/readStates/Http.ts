@@ -36,12 +36,10 @@ const ReadStatesHandlers = HttpApiBuilder.group(Api, "readStates", (handlers) =>
           const byGuild = new Map<string, Array<{ channelId: string; messageId: string }>>()
           const inDms: Array<[string, string]> = []
           for (const [channelId, messageId] of latest) {
-            if (yield* dms.isDm(channelId)) {
-              inDms.push([channelId, messageId])
-              continue
-            }
-            const guildId = yield* channels.guildOf(channelId)
-            byGuild.set(guildId, [...(byGuild.get(guildId) ?? []), { channelId, messageId }])
+            yield* channels.byOwner(channelId, {
+              dm: () => Effect.sync(() => inDms.push([channelId, messageId])),
+              guild: (guildId) => Effect.sync(() => byGuild.set(guildId, [...(byGuild.get(guildId) ?? []), { channelId, messageId }]))
+            })
           }
           yield* Effect.forEach(byGuild, ([guildId, acks]) => actors.write(guildId, ackMessages, { acks }, { actorId: me.id }), {
             concurrency: "unbounded",
