@@ -11,11 +11,11 @@ import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildState } from "./State.ts"
 import { insertRecord, loadRecord } from "./GuildRecord.ts"
 import { loadRoles } from "./roles/GuildRole.ts"
-import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
-import { rowsTable } from "./RowColumns.ts"
+import { rowsInOneStatement, writeDecisions } from "../actors/BatchStatements.ts"
+import { rowsTable } from "../actors/RowColumns.ts"
+import { operationResults, recordOperations } from "../actors/Operations.ts"
 
 const AUDIT_COLUMNS = ["id", "user_id", "action_type", "target_id", "reason", "changes", "options", "created_at"]
-const OPERATION_COLUMNS = ["operation_id", "result"]
 
 /** What the actor knows of a write it commits. */
 export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "reason" | "now">
@@ -106,9 +106,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
                 created_at::timestamptz
               FROM ${rowsTable(sql, entries, AUDIT_COLUMNS)}`
         ]
-        const operations = sql`INSERT INTO actor_operations (operation_id, entity_id, result)
-          SELECT operation_id, ${guildId}::text, result::jsonb
-          FROM ${rowsTable(sql, writes.map(({ write, decision }) => [write.operationId, decision.reply]), OPERATION_COLUMNS)}`
+        const operations = recordOperations(sql, guildId, writes)
         const rows = rowsInOneStatement(sql, guildId, decisions)
         if (rows !== undefined) {
           const parts = [...rows, ...audit].map((part, i) => sql`${sql.literal(`part${i}`)} AS (${part})`)
@@ -121,13 +119,6 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         }))
       }
 
-      const operationResults = (operationIds: ReadonlyArray<string>) =>
-        sql<{ operation_id: string; result: unknown }>`
-          SELECT operation_id, result FROM actor_operations WHERE operation_id IN ${sql.in(operationIds)}`.pipe(
-          Effect.map((rows) => new Map(rows.map((r) => [r.operation_id, r.result]))),
-          Effect.orDie
-        )
-
       return GuildRepo.of({
         load,
         exists: (guildId) =>
@@ -138,7 +129,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
             Effect.orDie
           ),
         insertGuild,
-        operationResults,
+        operationResults: (operationIds) => operationResults(sql, operationIds),
         commitWrites
       })
     })
