@@ -3,6 +3,7 @@ import { GuildResponse } from "../../src/model/Guilds.ts"
 import { canView } from "./channels/ChannelPermissions.ts"
 import { guildPermissions, type GuildState } from "./State.ts"
 import { roleView } from "./roles/GuildRole.ts"
+import type { GuildRecord } from "./GuildRecord.ts"
 
 /**
  * What clients see of a guild, rendered from its state. The state keeps what
@@ -11,17 +12,22 @@ import { roleView } from "./roles/GuildRole.ts"
  * added to the response does not compile until a view fills it.
  */
 
+/** The guild's name and images: what an invite shows of it, and the start of every view. */
+export const identityView = (g: GuildRecord) => ({
+  id: g.id,
+  name: g.name,
+  icon: g.icon,
+  banner: g.banner,
+  splash: g.splash,
+  splash_card_alignment: g.splash_card_alignment,
+  embed_splash: g.embed_splash
+})
+
 /** The guild as `userId` sees it, with their permissions and every channel. */
 export const viewFor = (state: GuildState, userId: string): GuildResponse => {
   const g = state.guild
   return {
-    id: g.id,
-    name: g.name,
-    icon: g.icon,
-    banner: g.banner,
-    splash: g.splash,
-    splash_card_alignment: g.splash_card_alignment,
-    embed_splash: g.embed_splash,
+    ...identityView(g),
     vanity_url_code: g.vanity_url_code,
     owner_id: g.owner_id,
     system_channel_id: g.system_channel_id,

@@ -1,6 +1,7 @@
 import type { GuildInviteMetadataResponse, GuildInviteResponse } from "../../../src/model/Invites.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
 import { type GuildState } from "../State.ts"
+import { identityView } from "../Views.ts"
 import { ChannelType } from "../../../src/model/Channels.ts"
 
 /**
@@ -91,16 +92,7 @@ export const inviteView = (state: GuildState, invite: GuildInvite): GuildInviteR
   return {
     code: invite.code,
     type: 0,
-    guild: {
-      id: g.id,
-      name: g.name,
-      icon: g.icon,
-      banner: g.banner,
-      splash: g.splash,
-      splash_card_alignment: g.splash_card_alignment,
-      embed_splash: g.embed_splash,
-      features: g.features
-    },
+    guild: { ...identityView(g), features: g.features },
     channel: { id: invite.channelId, name: channel?.name ?? null, type: channel?.type ?? ChannelType.TEXT },
     inviter: invite.inviter,
     member_count: state.members.size,
