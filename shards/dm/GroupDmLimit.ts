@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { BadRequest } from "../../src/model/Errors.ts"
 import { idArray } from "../guild/messages/MessageRows.ts"
-import { DmChannelType } from "../../src/model/Dms.ts"
+import { ChannelType } from "../../src/model/Channels.ts"
 
 /**
  * Group DMs one user may be in at once. The spec names the error (MAX_GROUP_DMS)
@@ -31,7 +31,7 @@ export const roomInGroupDms = (sql: SqlClient.SqlClient, userIds: ReadonlyArray<
     const [row] = yield* sql<{ full: number }>`
       SELECT count(*)::int AS full FROM (
         SELECT r.user_id FROM dm_recipients r JOIN channels c ON c.id = r.channel_id
-        WHERE r.user_id IN ${sql.in(ids)} AND c.type = ${DmChannelType.GROUP_DM}
+        WHERE r.user_id IN ${sql.in(ids)} AND c.type = ${ChannelType.GROUP_DM}
         GROUP BY r.user_id HAVING count(*) >= ${MAX_GROUP_DMS_PER_USER}) at_limit`
     return (row?.full ?? 0) === 0
   }).pipe(Effect.orDie)

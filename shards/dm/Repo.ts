@@ -1,15 +1,15 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { DmChannelType } from "../../src/model/Dms.ts"
 import { toUserPartial, type UserRow } from "../../src/model/Users.ts"
 import { writeDecisions } from "../actors/BatchStatements.ts"
 import { operationResults, recordOperations } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
 import type { DmState, Recipient } from "./State.ts"
+import { ChannelType } from "../../src/model/Channels.ts"
 
 const decodeNicks = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.String))
-const decodeType = Schema.decodeUnknownSync(Schema.Literals([DmChannelType.DM, DmChannelType.GROUP_DM]))
+const decodeType = Schema.decodeUnknownSync(Schema.Literals([ChannelType.DM, ChannelType.GROUP_DM]))
 
 /** The Postgres side of a DM channel's actor: its state, and its writes with their operation records. */
 export class DmRepo extends Context.Service<DmRepo, {

@@ -1,7 +1,7 @@
 import type { ChannelResponse } from "../../src/model/Guilds.ts"
-import { DmChannelType } from "../../src/model/Dms.ts"
 import type { UserPartialResponse } from "../../src/model/Users.ts"
 import type { MessageResponse } from "../../src/model/Messages.ts"
+import { ChannelType } from "../../src/model/Channels.ts"
 
 export interface Recipient {
   readonly user: UserPartialResponse
@@ -18,7 +18,7 @@ export interface Call {
 /** What a DM channel's actor keeps of its channel: everything but the messages, which Postgres serves. */
 export interface DmState {
   readonly id: string
-  readonly type: typeof DmChannelType.DM | typeof DmChannelType.GROUP_DM
+  readonly type: typeof ChannelType.DM | typeof ChannelType.GROUP_DM
   readonly name: string | null
   readonly icon: string | null
   readonly ownerId: string | null
@@ -31,7 +31,7 @@ export interface DmState {
   readonly recent: ReadonlyArray<RecentSend>
 }
 
-export const isGroup = (s: DmState): boolean => s.type === DmChannelType.GROUP_DM
+export const isGroup = (s: DmState): boolean => s.type === ChannelType.GROUP_DM
 
 /** The channel as `viewerId` sees it: the other recipients, and for a group its name, icon, owner and nicknames. */
 export const viewFor = (s: DmState, viewerId: string): ChannelResponse => ({

@@ -8,7 +8,7 @@ import { isListedRead, isListedWrite, ReadQuery, WriteCommand } from "../../shar
 import * as Messages from "../../shards/dm/operations/Messages.ts"
 import { DmChannel } from "../../shards/dm/Protocol.ts"
 import { Actors } from "../guilds/Actors.ts"
-import type { ChannelPatchRequest } from "../model/Channels.ts"
+import { type ChannelPatchRequest, ChannelType } from "../model/Channels.ts"
 import { type BadRequest, type Forbidden, invalidField, missingAccess, type NotFound, type Unavailable, unknown } from "../model/Errors.ts"
 import { jsonResponse } from "../model/Common.ts"
 import { MessagesRepo } from "../messages/Repo.ts"
@@ -18,7 +18,7 @@ import { Snowflakes } from "../platform/Snowflake.ts"
 import { imageHash } from "../users/Images.ts"
 import { DmsRepo } from "./Repo.ts"
 import { DmWriteInputs } from "./WriteInputs.ts"
-import { DmChannelType, type GroupDmPatch } from "../model/Dms.ts"
+import type { GroupDmPatch } from "../model/Dms.ts"
 
 type Failure = BadRequest | Forbidden | NotFound | Unavailable
 type Json = Effect.Effect<HttpServerResponse.HttpServerResponse, Failure>
@@ -149,7 +149,7 @@ export class Dms extends Context.Service<Dms, {
 
       const groupPatch = (patch: ChannelPatchRequest): Effect.Effect<GroupDmPatch, BadRequest> =>
         Effect.gen(function*() {
-          if (patch.type !== undefined && patch.type !== DmChannelType.GROUP_DM) {
+          if (patch.type !== undefined && patch.type !== ChannelType.GROUP_DM) {
             return yield* invalidField("type", "INVALID_CHANNEL", "A group DM stays a group DM")
           }
           let icon: string | null | undefined = patch.icon

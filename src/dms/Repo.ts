@@ -6,7 +6,7 @@ import type { MessageResponse } from "../model/Messages.ts"
 import { toUserPartial, type UserRow } from "../model/Users.ts"
 import type { UserPartialResponse } from "../model/Users.ts"
 import { roomInGroupDms } from "../../shards/dm/GroupDmLimit.ts"
-import { DmChannelType } from "../model/Dms.ts"
+import { ChannelType } from "../model/Channels.ts"
 
 const decodeChannel = Schema.decodeUnknownSync(ChannelResponse)
 
@@ -77,7 +77,7 @@ export class DmsRepo extends Context.Service<DmsRepo, {
                 const user = byId.get(id)
                 return user === undefined ? [] : [user]
               }),
-              ...(r.type === DmChannelType.GROUP_DM
+              ...(r.type === ChannelType.GROUP_DM
                 ? { ...(r.name === null ? {} : { name: r.name }), icon: r.icon, owner_id: r.owner_id, nicks: r.nicks }
                 : {})
             })
@@ -92,7 +92,7 @@ export class DmsRepo extends Context.Service<DmsRepo, {
           const [existing] = yield* sql<{ id: string }>`
             SELECT channel_id::text AS id FROM dm_channels WHERE pair_low = ${low} AND pair_high = ${high}`
           if (existing !== undefined) return existing.id
-          yield* sql`INSERT INTO channels (id, guild_id, type) VALUES (${newId}, NULL, ${DmChannelType.DM})`
+          yield* sql`INSERT INTO channels (id, guild_id, type) VALUES (${newId}, NULL, ${ChannelType.DM})`
           yield* sql`INSERT INTO dm_channels (channel_id, pair_low, pair_high) VALUES (${newId}, ${low}, ${high})`
           yield* sql`INSERT INTO dm_recipients (channel_id, user_id, is_open) VALUES (${newId}, ${a}, false), (${newId}, ${b}, false)`
           return newId
@@ -102,7 +102,7 @@ export class DmsRepo extends Context.Service<DmsRepo, {
       const createGroup = (channelId: string, ownerId: string, recipientIds: ReadonlyArray<string>) =>
         sql.withTransaction(Effect.gen(function*() {
           if (!(yield* roomInGroupDms(sql, [ownerId, ...recipientIds]))) return false
-          yield* sql`INSERT INTO channels (id, guild_id, type) VALUES (${channelId}, NULL, ${DmChannelType.GROUP_DM})`
+          yield* sql`INSERT INTO channels (id, guild_id, type) VALUES (${channelId}, NULL, ${ChannelType.GROUP_DM})`
           yield* sql`INSERT INTO dm_channels (channel_id, owner_id) VALUES (${channelId}, ${ownerId})`
           const now = Date.now()
           // Join order: the owner first, then as listed.

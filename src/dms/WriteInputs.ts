@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { roomInGroupDms } from "../../shards/dm/GroupDmLimit.ts"
-import { DmChannelType } from "../model/Dms.ts"
 import type { MessageStickerResponse } from "../model/Messages.ts"
+import { ChannelType } from "../model/Channels.ts"
 
 /**
  * What a DM channel's writes need of Postgres besides the channel, which
@@ -40,7 +40,7 @@ export class DmWriteInputs extends Context.Service<DmWriteInputs, {
               JOIN dm_recipients r ON r.channel_id = c.id AND r.user_id <> ${actorId}
               JOIN relationships x ON x.type = 2
                 AND ((x.user_id = ${actorId} AND x.target_id = r.user_id) OR (x.user_id = r.user_id AND x.target_id = ${actorId}))
-              WHERE c.id = ${channelId} AND c.type = ${DmChannelType.DM}`,
+              WHERE c.id = ${channelId} AND c.type = ${ChannelType.DM}`,
             ([row]) => (row?.n ?? 0) > 0
           ).pipe(Effect.orDie),
         stickers: (userId, ids) =>

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { BoundedText, Snowflake } from "./Common.ts"
 
-/** Channel types a guild holds (ChannelCreateRequest variants). */
-export const ChannelType = { TEXT: 0, VOICE: 2, CATEGORY: 4, LINK: 998 } as const
+/** Channel types: those a guild holds (ChannelCreateRequest variants), and the DM kinds. */
+export const ChannelType = { TEXT: 0, DM: 1, VOICE: 2, GROUP_DM: 3, CATEGORY: 4, LINK: 998 } as const
 
 /** UnsignedInt64Type: a permission bit set, as a decimal string or a safe integer. */
 export const PermissionBits = Schema.Union([

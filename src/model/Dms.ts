@@ -2,8 +2,6 @@ import { Schema } from "effect"
 import { BoundedText, Snowflake } from "./Common.ts"
 
 /** Channel types of DMs (the guild ones are in src/channels/Schemas.ts). */
-export const DmChannelType = { DM: 1, GROUP_DM: 3 } as const
-
 /** Recipients a group DM may hold besides its owner (ChannelResponse.recipients, maxItems=49). */
 export const MAX_GROUP_DM_RECIPIENTS = 49
 /** PreloadMessagesRequest.channels, maxItems=100 (part A, Limits). */
