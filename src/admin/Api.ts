@@ -2,7 +2,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ProcessSnapshot } from "../../shards/Stats.ts"
 import { AdminAuthentication } from "../http/Authentication.ts"
-import { BoundedText, Snowflake, SuccessResponse } from "../model/Common.ts"
+import { BoundedText, SuccessResponse } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 
 const Acls = Schema.Array(BoundedText(1, 64)).check(Schema.isMaxLength(64))

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   GuildEmojiBulkCreateRequest,

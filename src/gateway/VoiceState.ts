@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { GuildMemberResponse } from "../model/Guilds.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 
 /** Op 4's data (conventions.md, Gateway): join, move within or leave (`channel_id: null`) a guild's voice. */
 export const VoiceStateRequest = Schema.Struct({

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 
 /** Channel types a guild holds (ChannelCreateRequest variants). */
 export const ChannelType = { TEXT: 0, VOICE: 2, CATEGORY: 4, LINK: 998 } as const

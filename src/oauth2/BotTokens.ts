@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { Passwords } from "../auth/Passwords.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 
 /** A bot token: `<application id>.<secret>` (conventions.md), the secret as `newToken` makes it. */

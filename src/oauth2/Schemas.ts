@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "../model/Common.ts"
+import { BoundedText } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { UserPartialResponse } from "../model/Users.ts"
 
 const NullableString = Schema.NullOr(Schema.String)

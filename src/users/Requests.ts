@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { SudoFields } from "../auth/Sudo.ts"
-import { BoundedText, Snowflake } from "../model/Common.ts"
+import { BoundedText } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 
 /** Checked by the handler with registration's rule (src/auth/Usernames.ts); this only caps the input. */
 export const Username = Schema.String.check(Schema.isMaxLength(64))
