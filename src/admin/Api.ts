@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ProcessSnapshot } from "../../shards/Stats.ts"
 import { AdminAuthentication } from "../http/Authentication.ts"
 import { BoundedText, SuccessResponse } from "../model/Common.ts"
-import { Snowflake } from "../model/Ids.ts"
+import { GuildId, Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 
 const Acls = Schema.Array(BoundedText(1, 64)).check(Schema.isMaxLength(64))
@@ -72,7 +72,7 @@ export const AuditLogsSearchRequest = Schema.Struct({
 })
 export type AuditLogsSearchRequest = typeof AuditLogsSearchRequest.Type
 
-const GuildIdRequest = Schema.Struct({ guild_id: Snowflake })
+const GuildIdRequest = Schema.Struct({ guild_id: GuildId })
 
 export const NodeStatsResponse = Schema.Struct({
   status: Schema.String,
@@ -131,7 +131,7 @@ export class AdminApi extends HttpApiGroup.make("admin").add(
     error: ApiErrors
   }),
   HttpApiEndpoint.post("reloadAll", "/admin/gateway/reload-all", {
-    payload: Schema.Struct({ guild_ids: Schema.Array(Snowflake).check(Schema.isMaxLength(10_000)) }),
+    payload: Schema.Struct({ guild_ids: Schema.Array(GuildId).check(Schema.isMaxLength(10_000)) }),
     success: Schema.Struct({ count: Schema.Int }),
     error: ApiErrors
   }),

@@ -14,10 +14,11 @@ import { parseEmoji } from "../../model/ReactionEmoji.ts"
 import { DEFAULT_REACTION_LIMIT } from "./Api.ts"
 import { ReactionsRepo } from "./Repo.ts"
 import { MessagesRepo } from "../Repo.ts"
+import type { ChannelId, MessageId } from "../../model/Ids.ts"
 
 interface MessagePath {
-  readonly channel_id: string
-  readonly message_id: string
+  readonly channel_id: ChannelId
+  readonly message_id: MessageId
 }
 
 /** The path's emoji (the route's schema already refused text naming none). */

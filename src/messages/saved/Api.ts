@@ -1,14 +1,14 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Ids.ts"
+import { ChannelId, MessageId } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { MentionLimit } from "../readStates/Api.ts"
 import { MessageResponse } from "../../model/Messages.ts"
 import { OwnMessagePath } from "../../http/Paths.ts"
 
 /** SaveMessageRequest (reference/schemas.md). */
-export const SaveMessageRequest = Schema.Struct({ channel_id: Snowflake, message_id: Snowflake })
+export const SaveMessageRequest = Schema.Struct({ channel_id: ChannelId, message_id: MessageId })
 
 /** SavedMessageEntryResponse: the message, or null when the user may no longer read its channel. */
 export const SavedMessageEntryResponse = Schema.Struct({
