@@ -15,8 +15,9 @@ export const Snowflake = Schema.String.check(
  * The ids of each kind of thing, as snowflakes that say what they name: a
  * guild id where a channel id belongs does not compile. A brand is a type
  * only: the checks, their messages and the wire are the snowflake's. They are
- * decoded once, at the HTTP edge; ids from our own storage or generator are
- * branded there with `make`.
+ * decoded once, at the HTTP edge (path, query and body schemas); a new id from
+ * the generator is branded with `make` where it is given its kind, and one
+ * read back from our own storage with `CarriedId`'s (below).
  */
 
 export const GuildId = Snowflake.pipe(Schema.brand("GuildId"))
@@ -47,10 +48,10 @@ export const ApplicationId = Snowflake.pipe(Schema.brand("ApplicationId"))
 export type ApplicationId = typeof ApplicationId.Type
 
 /**
- * The same ids in the actors' payloads. They were checked where they came in
- * (the HTTP edge, our storage, our generator) and the payloads never checked
- * their digits, so these carry the brand without checking again: a write
- * costs and answers what it did.
+ * The same ids, branded without checking their digits again: in the actors'
+ * payloads (which never checked them, so a write costs and answers what it
+ * did) and for ids read back from our own storage, which were checked when
+ * they came in. Their types are the ids' above.
  */
 export const CarriedId = {
   GuildId: Schema.String.pipe(Schema.brand("GuildId")),
