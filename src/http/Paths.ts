@@ -1,3 +1,4 @@
+import type { Schema } from "effect"
 import { ChannelId, GuildId, MessageId, RoleId, Snowflake, UserId } from "../model/Ids.ts"
 
 /*
@@ -16,6 +17,8 @@ export const ChannelPath = { channel_id: ChannelId }
 /** A permission overwrite names a role or a member. */
 export const OverwritePath = { channel_id: ChannelId, overwrite_id: Snowflake }
 export const MessagePath = { channel_id: ChannelId, message_id: MessageId }
+/** A message path as a handler receives it, for helpers shared by a message's routes. */
+export type MessagePath = Schema.Struct.Type<typeof MessagePath>
 
 /** A message of the user's own lists (mentions, saved messages), outside its channel. */
 export const OwnMessagePath = { message_id: MessageId }

@@ -13,7 +13,7 @@ import { DEFAULT_PIN_LIMIT } from "./Api.ts"
 import { PinsRepo } from "./Repo.ts"
 import { ReactionsRepo } from "../reactions/Repo.ts"
 import { MessagesRepo } from "../Repo.ts"
-import type { ChannelId, MessageId } from "../../model/Ids.ts"
+import type { MessagePath } from "../../http/Paths.ts"
 
 const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -25,7 +25,7 @@ const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
     const dms = yield* Dms
 
     /** Pin or unpin: the message comes from Postgres when the window does not hold it. */
-    const pinning = (pin: boolean, params: { readonly channel_id: ChannelId; readonly message_id: MessageId }) =>
+    const pinning = (pin: boolean, params: MessagePath) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
         if (yield* dms.isDm(params.channel_id)) return yield* dms.pin(params.channel_id, me.id, params.message_id, pin)

@@ -14,12 +14,7 @@ import { parseEmoji } from "../../model/ReactionEmoji.ts"
 import { DEFAULT_REACTION_LIMIT } from "./Api.ts"
 import { ReactionsRepo } from "./Repo.ts"
 import { MessagesRepo } from "../Repo.ts"
-import type { ChannelId, MessageId } from "../../model/Ids.ts"
-
-interface MessagePath {
-  readonly channel_id: ChannelId
-  readonly message_id: MessageId
-}
+import type { MessagePath } from "../../http/Paths.ts"
 
 /** The path's emoji (the route's schema already refused text naming none). */
 const emojiOf = (text: string) =>
