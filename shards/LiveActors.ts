@@ -3,6 +3,7 @@ import type { Effect } from "effect"
 import type { GuildError } from "./guild/Definitions.ts"
 import type { GuildState } from "./guild/State.ts"
 import type { ActorStopped, CommittedWrite, Delivery } from "./guild/WriteBatches.ts"
+import type { GuildId } from "../src/model/Ids.ts"
 
 /** One live guild actor: the state it published after its last committed change, and what the stats show. */
 export interface LiveGuild {
@@ -24,7 +25,7 @@ export interface LiveGuild {
  * from the published state (src/guilds/Actors.ts).
  */
 export class LiveActors extends Context.Service<LiveActors, {
-  readonly guilds: Map<string, LiveGuild>
+  readonly guilds: Map<GuildId, LiveGuild>
   readonly users: Set<string>
   /** The ids of the gateway sessions this process holds (src/gateway/Registry.ts). */
   readonly sessions: Set<string>
@@ -32,7 +33,7 @@ export class LiveActors extends Context.Service<LiveActors, {
   readonly presences: Set<string>
 }>()("guildhall/LiveActors") {
   static readonly layer = Layer.sync(LiveActors, () => ({
-    guilds: new Map<string, LiveGuild>(),
+    guilds: new Map<GuildId, LiveGuild>(),
     users: new Set<string>(),
     sessions: new Set<string>(),
     presences: new Set<string>()

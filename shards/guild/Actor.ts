@@ -3,6 +3,7 @@ import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { GuildResponse } from "../../src/model/Guilds.ts"
 import { invalidField, unknown } from "../../src/model/Errors.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
 import { GuildEvents, reloadEvents, shutdownEvents } from "./Events.ts"
@@ -25,7 +26,8 @@ const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
   Guild.toLayer(
     Effect.gen(function*() {
-      const { entityId: guildId } = yield* Entity.CurrentAddress
+      // The entity id is the guild's id, which our own generator made.
+      const guildId = CarriedId.GuildId.make((yield* Entity.CurrentAddress).entityId)
       const repo = yield* GuildRepo
       const live = yield* LiveActors
       const users = yield* User.client

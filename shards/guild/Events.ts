@@ -1,11 +1,12 @@
 import { Context, Effect, Layer, PubSub } from "effect"
+import type { GuildId } from "../../src/model/Ids.ts"
 import type { GuildEvent } from "./Definitions.ts"
 import type { GuildState } from "./State.ts"
 import { viewFor } from "./Views.ts"
 
 /** A committed change of a guild, as the gateway dispatches it. */
 export interface PublishedEvent extends GuildEvent {
-  readonly guildId: string
+  readonly guildId: GuildId
 }
 
 /**
@@ -14,7 +15,7 @@ export interface PublishedEvent extends GuildEvent {
  * that did not happen; nothing is kept for subscribers that are not there.
  */
 export class GuildEvents extends Context.Service<GuildEvents, {
-  readonly publish: (guildId: string, events: ReadonlyArray<GuildEvent>) => Effect.Effect<void>
+  readonly publish: (guildId: GuildId, events: ReadonlyArray<GuildEvent>) => Effect.Effect<void>
   readonly pubsub: PubSub.PubSub<PublishedEvent>
 }>()("guildhall/GuildEvents") {
   static readonly layer = Layer.effect(

@@ -3,6 +3,7 @@ import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "./Protocol.ts"
+import type { GuildId } from "../../src/model/Ids.ts"
 
 const byId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)
 
@@ -13,7 +14,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const { entityId: userId } = yield* Entity.CurrentAddress
       const sql = yield* SqlClient.SqlClient
       const live = yield* LiveActors
-      const rows = yield* sql<{ guild_id: string }>`SELECT guild_id FROM guild_members WHERE user_id = ${userId}`.pipe(
+      const rows = yield* sql<{ guild_id: GuildId }>`SELECT guild_id FROM guild_members WHERE user_id = ${userId}`.pipe(
         Effect.orDie
       )
       const guilds = new Set(rows.map((r) => r.guild_id))

@@ -2,7 +2,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ProcessSnapshot } from "../../shards/Stats.ts"
 import { AdminAuthentication } from "../http/Authentication.ts"
-import { BoundedText, Snowflake, SuccessResponse } from "../model/Common.ts"
+import { BoundedText, SuccessResponse } from "../model/Common.ts"
+import { GuildId, Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 
 const Acls = Schema.Array(BoundedText(1, 64)).check(Schema.isMaxLength(64))
@@ -71,7 +72,7 @@ export const AuditLogsSearchRequest = Schema.Struct({
 })
 export type AuditLogsSearchRequest = typeof AuditLogsSearchRequest.Type
 
-const GuildIdRequest = Schema.Struct({ guild_id: Snowflake })
+const GuildIdRequest = Schema.Struct({ guild_id: GuildId })
 
 export const NodeStatsResponse = Schema.Struct({
   status: Schema.String,
@@ -130,7 +131,7 @@ export class AdminApi extends HttpApiGroup.make("admin").add(
     error: ApiErrors
   }),
   HttpApiEndpoint.post("reloadAll", "/admin/gateway/reload-all", {
-    payload: Schema.Struct({ guild_ids: Schema.Array(Snowflake).check(Schema.isMaxLength(10_000)) }),
+    payload: Schema.Struct({ guild_ids: Schema.Array(GuildId).check(Schema.isMaxLength(10_000)) }),
     success: Schema.Struct({ count: Schema.Int }),
     error: ApiErrors
   }),

@@ -5,14 +5,19 @@ import { ClusterStats } from "../../shards/Stats.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
+import { CarriedId, type GuildId } from "../model/Ids.ts"
 
 const BATCH = 20
 
-/** Reloads guild actors in small batches, in the background, so the caller is answered at once. */
+/**
+ * Reloads guild actors in small batches, in the background, so the caller is
+ * answered at once. The ids are guilds' ids as our storage lists them (an
+ * account's memberships) or as a request decoded them.
+ */
 export const reloadInBatches = (actors: Actors["Service"], guildIds: ReadonlyArray<string>) =>
   Effect.forEach(
     guildIds,
-    (id) => actors.bounded(actors.guild(id).Reload()).pipe(Effect.ignore),
+    (id) => actors.bounded(actors.guild(CarriedId.GuildId.make(id)).Reload()).pipe(Effect.ignore),
     { concurrency: BATCH, discard: true }
   ).pipe(Effect.forkDetach, Effect.asVoid)
 
@@ -22,7 +27,7 @@ export const reloadInBatches = (actors: Actors["Service"], guildIds: ReadonlyArr
  * asked to reload its own (directly when embedded, over Redis otherwise).
  */
 export class GuildReloader extends Context.Service<GuildReloader, {
-  readonly reloadAll: (guildIds: ReadonlyArray<string>) => Effect.Effect<number>
+  readonly reloadAll: (guildIds: ReadonlyArray<GuildId>) => Effect.Effect<number>
 }>()("guildhall/GuildReloader") {
   static readonly layerLocal = Layer.effect(
     GuildReloader,

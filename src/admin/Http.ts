@@ -12,6 +12,7 @@ import { UsersRepo } from "../users/Repo.ts"
 import { Acl, holds, KNOWN_ACLS } from "./Acls.ts"
 import { AdminRepo } from "./Repo.ts"
 import { GuildReloader } from "./GuildReloader.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 /** The route's ACL, and who is acting, for the audit entry. */
 const requireAcl = (acl: string) =>
@@ -29,7 +30,7 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
     /** An operator's command to one guild's actor: it must exist in Postgres; the act is audited. */
     const guildOperation = <A, E>(
       action: string,
-      guildId: string,
+      guildId: GuildId,
       command: (guild: ReturnType<typeof actors.guild>) => Effect.Effect<A, E>
     ) =>
       Effect.gen(function*() {

@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { UserPartialResponse } from "../model/Users.ts"
+import { GuildPath } from "../http/Paths.ts"
 
 /** AuditLogActionType (part C). */
 export const AUDIT_LOG_ACTION_TYPES: ReadonlySet<number> = new Set([
@@ -58,7 +59,7 @@ export const AuditLogQuery = {
 
 export class AuditLogApi extends HttpApiGroup.make("auditLog").add(
   HttpApiEndpoint.get("list", "/guilds/:guild_id/audit-logs", {
-    params: { guild_id: Snowflake },
+    params: GuildPath,
     query: AuditLogQuery,
     success: GuildAuditLogListResponse,
     error: ApiErrors

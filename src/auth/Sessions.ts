@@ -2,9 +2,10 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { UserEvents } from "../../shards/UserEvents.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
+import type { UserId } from "../model/Ids.ts"
 
 export interface Session {
-  readonly userId: string
+  readonly userId: UserId
   readonly tokenHash: Buffer
 }
 
@@ -77,7 +78,7 @@ export class Sessions extends Context.Service<Sessions, {
         const hit = cache.get(token)
         if (hit !== undefined && hit.until > now) return Effect.succeed<Session | undefined>(hit.session)
         const hash = tokenHash(token)
-        return sql<{ user_id: string; stale: boolean }>`
+        return sql<{ user_id: UserId; stale: boolean }>`
           SELECT user_id, last_used_at < now() - ${TOUCH_AFTER}::interval AS stale
           FROM sessions WHERE token_hash = ${hash}`.pipe(
           Effect.tap((rows) => rows[0]?.stale === true ? touch(hash) : Effect.void),

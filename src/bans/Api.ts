@@ -1,23 +1,21 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { GuildBanCreateRequest, GuildBanResponse } from "../model/Bans.ts"
+import { GuildPath, GuildUserPath } from "../http/Paths.ts"
 
-const guildPath = { guild_id: Snowflake }
-const banPath = { guild_id: Snowflake, user_id: Snowflake }
 
 export class BansApi extends HttpApiGroup.make("bans").add(
   HttpApiEndpoint.get("list", "/guilds/:guild_id/bans", {
-    params: guildPath,
+    params: GuildPath,
     success: Schema.Array(GuildBanResponse),
     error: ApiErrors
   }),
   HttpApiEndpoint.put("ban", "/guilds/:guild_id/bans/:user_id", {
-    params: banPath,
+    params: GuildUserPath,
     payload: GuildBanCreateRequest,
     error: ApiErrors
   }),
-  HttpApiEndpoint.delete("unban", "/guilds/:guild_id/bans/:user_id", { params: banPath, error: ApiErrors })
+  HttpApiEndpoint.delete("unban", "/guilds/:guild_id/bans/:user_id", { params: GuildUserPath, error: ApiErrors })
 ).middleware(UserAuthentication) {}

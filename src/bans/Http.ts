@@ -42,7 +42,7 @@ export const BansHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ban
             storedMessages
           }, { actorId: me.id, reason: header ?? reason })
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
-          yield* actors.user(target.id).Left({ guildId: params.guild_id }).pipe(
+          yield* actors.user(params.user_id).Left({ guildId: params.guild_id }).pipe(
             Effect.timeout("2 seconds"),
             Effect.ignore,
             Effect.forkDetach

@@ -2,7 +2,6 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ChannelResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   ChannelCreateRequest,
@@ -11,60 +10,58 @@ import {
   PermissionOverwriteCreateRequest,
   RtcRegionResponse
 } from "../model/Channels.ts"
+import { ChannelPath, GuildPath, OverwritePath } from "../http/Paths.ts"
 
-const guildPath = { guild_id: Snowflake }
-const channelPath = { channel_id: Snowflake }
-const overwritePath = { channel_id: Snowflake, overwrite_id: Snowflake }
 /** `X-Audit-Log-Reason`: the reason the audit entry records (URL-encoded by clients). */
 const ReasonHeader = { "x-audit-log-reason": Schema.optional(Schema.String) }
 
 /** A guild's channels and their permission overwrites. */
 export class ChannelsApi extends HttpApiGroup.make("channels").add(
   HttpApiEndpoint.get("list", "/guilds/:guild_id/channels", {
-    params: guildPath,
+    params: GuildPath,
     success: Schema.Array(ChannelResponse),
     error: ApiErrors
   }),
   HttpApiEndpoint.post("create", "/guilds/:guild_id/channels", {
-    params: guildPath,
+    params: GuildPath,
     headers: ReasonHeader,
     payload: ChannelCreateRequest,
     success: ChannelResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("positions", "/guilds/:guild_id/channels", {
-    params: guildPath,
+    params: GuildPath,
     headers: ReasonHeader,
     payload: ChannelPositionUpdateRequest,
     error: ApiErrors
   }),
-  HttpApiEndpoint.get("get", "/channels/:channel_id", { params: channelPath, success: ChannelResponse, error: ApiErrors }),
+  HttpApiEndpoint.get("get", "/channels/:channel_id", { params: ChannelPath, success: ChannelResponse, error: ApiErrors }),
   HttpApiEndpoint.patch("update", "/channels/:channel_id", {
-    params: channelPath,
+    params: ChannelPath,
     headers: ReasonHeader,
     payload: ChannelPatchRequest,
     success: ChannelResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("delete", "/channels/:channel_id", {
-    params: channelPath,
+    params: ChannelPath,
     headers: ReasonHeader,
     query: { silent: Schema.optional(Schema.String), delete_messages: Schema.optional(Schema.String) },
     error: ApiErrors
   }),
   HttpApiEndpoint.put("putOverwrite", "/channels/:channel_id/permissions/:overwrite_id", {
-    params: overwritePath,
+    params: OverwritePath,
     headers: ReasonHeader,
     payload: PermissionOverwriteCreateRequest,
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("deleteOverwrite", "/channels/:channel_id/permissions/:overwrite_id", {
-    params: overwritePath,
+    params: OverwritePath,
     headers: ReasonHeader,
     error: ApiErrors
   }),
   HttpApiEndpoint.get("rtcRegions", "/channels/:channel_id/rtc-regions", {
-    params: channelPath,
+    params: ChannelPath,
     success: Schema.Array(RtcRegionResponse),
     error: ApiErrors
   })

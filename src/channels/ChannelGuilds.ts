@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type NotFound, unknown } from "../model/Errors.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 /**
  * `/channels/{id}` routes do not name the guild: the guild of a channel, from
@@ -9,16 +10,16 @@ import { type NotFound, unknown } from "../model/Errors.ts"
  */
 export class ChannelGuilds extends Context.Service<ChannelGuilds, {
   /** The guild holding `channelId`, else 404 UNKNOWN_CHANNEL (DM channels have no guild). */
-  readonly guildOf: (channelId: string) => Effect.Effect<string, NotFound>
+  readonly guildOf: (channelId: string) => Effect.Effect<GuildId, NotFound>
   /** The guild holding `channelId`, null for a DM channel, else 404 UNKNOWN_CHANNEL. */
-  readonly guildOrDm: (channelId: string) => Effect.Effect<string | null, NotFound>
+  readonly guildOrDm: (channelId: string) => Effect.Effect<GuildId | null, NotFound>
 }>()("guildhall/ChannelGuilds") {
   static readonly layer = Layer.effect(
     ChannelGuilds,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const guildOrDm = (channelId: string) =>
-        sql<{ guild_id: string | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
+        sql<{ guild_id: GuildId | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
           Effect.orDie,
           Effect.flatMap(([row]) => (row === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(row.guild_id)))
         )

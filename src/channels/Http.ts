@@ -12,6 +12,7 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContex
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { ChannelGuilds } from "./ChannelGuilds.ts"
 import { RTC_REGIONS } from "../model/RtcRegions.ts"
+import { ChannelId } from "../model/Ids.ts"
 
 const MAX_REASON = 512
 
@@ -42,7 +43,7 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
         Effect.flatMap(CurrentUser, (me) => actors.read(params.guild_id, Channels.listChannels, {}, me.id)))
       .handle("create", ({ params, headers, payload }) =>
         Effect.flatMap(by(headers), (actor) =>
-          actors.write(params.guild_id, Channels.createChannel, { channelId: snowflakes.next(), request: payload }, actor)))
+          actors.write(params.guild_id, Channels.createChannel, { channelId: ChannelId.make(snowflakes.next()), request: payload }, actor)))
       .handle("positions", ({ params, headers, payload }) =>
         Effect.flatMap(by(headers), (actor) =>
           Effect.asVoid(actors.write(params.guild_id, ChannelLayout.positionChannels, { items: payload }, actor))))

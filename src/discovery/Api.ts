@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   DiscoveryApplicationPatchRequest,
@@ -12,8 +11,8 @@ import {
   DiscoverySearchQuery,
   DiscoveryStatusResponse
 } from "./Schemas.ts"
+import { GuildPath } from "../http/Paths.ts"
 
-const guildPath = { guild_id: Snowflake }
 
 /** The discovery listing, and a guild's application to it (part C, Discovery). */
 export class DiscoveryApi extends HttpApiGroup.make("discovery").add(
@@ -26,23 +25,23 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery").add(
     success: DiscoveryGuildListResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.post("join", "/discovery/guilds/:guild_id/join", { params: guildPath, error: ApiErrors }),
+  HttpApiEndpoint.post("join", "/discovery/guilds/:guild_id/join", { params: GuildPath, error: ApiErrors }),
   HttpApiEndpoint.get("status", "/guilds/:guild_id/discovery", {
-    params: guildPath,
+    params: GuildPath,
     success: DiscoveryStatusResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.post("apply", "/guilds/:guild_id/discovery", {
-    params: guildPath,
+    params: GuildPath,
     payload: DiscoveryApplicationRequest,
     success: DiscoveryApplicationResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("amend", "/guilds/:guild_id/discovery", {
-    params: guildPath,
+    params: GuildPath,
     payload: DiscoveryApplicationPatchRequest,
     success: DiscoveryApplicationResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.delete("withdraw", "/guilds/:guild_id/discovery", { params: guildPath, error: ApiErrors })
+  HttpApiEndpoint.delete("withdraw", "/guilds/:guild_id/discovery", { params: GuildPath, error: ApiErrors })
 ).middleware(UserAuthentication) {}

@@ -13,6 +13,7 @@ import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 import { CATEGORIES } from "./Categories.ts"
 import { DiscoveryRepo } from "./Repo.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 const MEMBER = "0"
 const MANAGE_GUILD = Permission.MANAGE_GUILD.toString()
@@ -27,7 +28,7 @@ const DiscoveryHandlers = HttpApiBuilder.group(Api, "discovery", (handlers) =>
     const { discoveryMinMembers } = yield* AppConfig
 
     /** Membership (and `wanted`) as the guild's actor sees it: 403 for strangers and the powerless. */
-    const requireHolder = (guildId: string, userId: string, wanted: string) =>
+    const requireHolder = (guildId: GuildId, userId: string, wanted: string) =>
       actors.read(guildId, Guild.viewerPermissions, { wanted, now: Date.now() }, userId)
 
     const requireEligible = (guildId: string) =>

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
-import { Snowflake } from "../model/Common.ts"
+import { EmojiId, StickerId } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   GuildEmojiBulkCreateRequest,
@@ -32,7 +32,7 @@ const kindRoutes = <
 >(kind: {
   readonly singular: Singular
   readonly plural: Plural
-  /** The item's path segment and its param, e.g. `/:emoji_id` and `{ emoji_id: Snowflake }`. */
+  /** The item's path segment and its param, e.g. `/:emoji_id` and `{ emoji_id: EmojiId }`. */
   readonly idSegment: IdSegment
   readonly idParam: IdParam
   readonly create: Create
@@ -64,7 +64,7 @@ export const emojiEndpoints = kindRoutes({
   singular: "Emoji",
   plural: "Emojis",
   idSegment: "/:emoji_id",
-  idParam: { emoji_id: Snowflake },
+  idParam: { emoji_id: EmojiId },
   create: GuildEmojiCreateRequest,
   bulkCreate: GuildEmojiBulkCreateRequest,
   update: GuildEmojiUpdateRequest,
@@ -78,7 +78,7 @@ export const stickerEndpoints = kindRoutes({
   singular: "Sticker",
   plural: "Stickers",
   idSegment: "/:sticker_id",
-  idParam: { sticker_id: Snowflake },
+  idParam: { sticker_id: StickerId },
   create: GuildStickerCreateRequest,
   bulkCreate: GuildStickerBulkCreateRequest,
   update: GuildStickerUpdateRequest,

@@ -11,6 +11,7 @@ import { MediaStore } from "../media/MediaStore.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import type { BulkFailure, GuildStickerCreateRequest } from "../model/Expressions.ts"
 import { EMOJI_IMAGES, makeUploads, STICKER_IMAGES } from "./Uploads.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 /** `X-Audit-Log-Reason`, URL-encoded by clients as in Discord. */
 export const reasonOf = (request: HttpServerRequest.HttpServerRequest): string | null => {
@@ -46,7 +47,7 @@ export const ExpressionsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Ap
     /** A write of the signed-in user, with the request's audit-log reason. */
     const writeAs = <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
       request: HttpServerRequest.HttpServerRequest,
-      guildId: string,
+      guildId: GuildId,
       definition: WriteDefinition<Tag, Fields, Reply>,
       fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"]
     ) => Effect.flatMap(CurrentUser, (me) => actors.write(guildId, definition, fields, { actorId: me.id, reason: reasonOf(request) }))

@@ -16,10 +16,11 @@ import { ALL_INTENTS } from "./Intents.ts"
 import { decodePresenceUpdate, type PresenceUpdate } from "./Presence.ts"
 import type { GatewayRegistry } from "./Registry.ts"
 import { type Closing, GatewaySession, type Link } from "./Session.ts"
+import type { UserId } from "../model/Ids.ts"
 
 /** Who a token authenticates: a user, or a bot (its user id) with its application. */
 export interface Identity {
-  readonly userId: string
+  readonly userId: UserId
   readonly applicationId?: string | undefined
 }
 

@@ -9,6 +9,7 @@ import { GatewayRegistry } from "./Registry.ts"
 import type { Dispatch } from "../model/Dispatch.ts"
 import type { GatewaySession } from "./Session.ts"
 import { VoiceStates } from "./VoiceStates.ts"
+import { CarriedId, type GuildId } from "../model/Ids.ts"
 
 /** GUILD_CREATE's `voice_states`, for a session that asked for GUILD_VOICE_STATES. */
 const voiceStatesFor = (voices: VoiceStates["Service"], guildId: string, session: GatewaySession) =>
@@ -23,7 +24,7 @@ export const guildCreate = (
   actors: Actors["Service"],
   presences: Presences["Service"],
   voices: VoiceStates["Service"],
-  guildId: string,
+  guildId: GuildId,
   session: GatewaySession
 ) =>
   actors.readGuild(guildId, Reads.view(session.userId), (guild) => guild.View({ userId: session.userId })).pipe(
@@ -83,7 +84,8 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
   const sendGuild = (session: GatewaySession, guildId: string, first: Effect.Effect<void>) =>
     Effect.suspend(() => {
       session.hold()
-      return Effect.andThen(first, guildCreate(actors, presences, voices, guildId, session)).pipe(
+      // A routed event's guild id is one our actors published.
+      return Effect.andThen(first, guildCreate(actors, presences, voices, CarriedId.GuildId.make(guildId), session)).pipe(
         Effect.onExit((exit) => Effect.sync(() => session.release(exit._tag === "Success" ? exit.value : []))),
         Effect.forkDetach,
         Effect.asVoid

@@ -16,7 +16,8 @@ const Snowflake = Schema.String.check(Schema.isPattern(/^\d{1,20}$/))
 
 /** Op 8's data: a name prefix (`query`, with `limit`; "" and 0 is everyone) or `user_ids`. */
 const RequestGuildMembers = Schema.Struct({
-  guild_id: Snowflake,
+  // Op 8 keeps its own looser digits check; the brand is GuildId's all the same.
+  guild_id: Snowflake.pipe(Schema.brand("GuildId")),
   query: Schema.optional(Schema.String.check(Schema.isMaxLength(100))),
   limit: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_QUERY_LIMIT }))),
   presences: Schema.optional(Schema.Boolean),

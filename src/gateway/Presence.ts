@@ -7,6 +7,7 @@ import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { GatewaySession } from "./Session.ts"
 import { UserEvents } from "../../shards/UserEvents.ts"
+import { CarriedId } from "../model/Ids.ts"
 
 /** Op 3's data, and IDENTIFY's `presence` (conventions.md, Gateway). */
 export const PresenceUpdate = Schema.Struct({
@@ -112,8 +113,9 @@ export class Presences extends Context.Service<Presences, {
       )
 
       // Users whose sessions were all on a process that stopped: nobody saw them leave, so this process tells.
+      // The ids of abandoned users come from our own presence records.
       const abandon = (userId: string) =>
-        actors.bounded(actors.user(userId).ListGuilds({ limit: MAX_GUILDS })).pipe(
+        actors.bounded(actors.user(CarriedId.UserId.make(userId)).ListGuilds({ limit: MAX_GUILDS })).pipe(
           Effect.flatMap((guildIds) => announceTo(userId, OFFLINE, new Set(guildIds))),
           Effect.catchCause((cause) => Effect.logWarning("gateway presences: an abandoned user was not announced offline", cause))
         )

@@ -2,6 +2,7 @@ import type { Effect } from "effect"
 import { ALL_INTENTS } from "./Intents.ts"
 import { dispatchFrame, RESUME_BUFFER } from "./Protocol.ts"
 import type { Dispatch } from "../model/Dispatch.ts"
+import type { UserId } from "../model/Ids.ts"
 
 
 /** Why the server ends a connection: the close code, and whether the client is first told to RECONNECT. */
@@ -47,9 +48,9 @@ export class GatewaySession {
   detachedAt: number | undefined
 
   readonly id: string
-  readonly userId: string
+  readonly userId: UserId
 
-  constructor(id: string, userId: string, link: Link) {
+  constructor(id: string, userId: UserId, link: Link) {
     this.id = id
     this.userId = userId
     this.link = link

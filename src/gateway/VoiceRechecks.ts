@@ -5,6 +5,7 @@ import type { GuildMemberResponse } from "../model/Guilds.ts"
 import type { RoutedEvent } from "../../shards/Relay.ts"
 import type { VoiceRoutes } from "./VoiceRoutes.ts"
 import { sameVoiceState, type VoiceState } from "./VoiceState.ts"
+import { CarriedId } from "../model/Ids.ts"
 
 /**
  * Those in voice lose their seat when they may no longer connect there (a
@@ -98,8 +99,9 @@ export const makeVoiceRechecks = (deps: VoiceRechecksDeps) =>
           s !== undefined && users.get(s.user_id) === s.session_id && (userIds.has(s.user_id) || picks.some((pick) => pick(s)))
         )
         if (seats.length === 0) return
+        // The guild of a routed event: one our actors published.
         const verdicts = yield* actors.read(
-          guildId,
+          CarriedId.GuildId.make(guildId),
           recheckVoice,
           { seats: seats.map((s) => ({ userId: s.user_id, channelId: s.channel_id })), now: Date.now() },
           "0"

@@ -1,12 +1,12 @@
 import { Schema } from "effect"
 import { GuildMemberResponse } from "../model/Guilds.ts"
-import { Snowflake } from "../model/Common.ts"
+import { ChannelId, GuildId } from "../model/Ids.ts"
 
 /** Op 4's data (conventions.md, Gateway): join, move within or leave (`channel_id: null`) a guild's voice. */
 export const VoiceStateRequest = Schema.Struct({
   /** Null is a DM call's voice, which this server does not carry. */
-  guild_id: Schema.NullOr(Snowflake),
-  channel_id: Schema.NullOr(Snowflake),
+  guild_id: Schema.NullOr(GuildId),
+  channel_id: Schema.NullOr(ChannelId),
   self_mute: Schema.optional(Schema.Boolean),
   self_deaf: Schema.optional(Schema.Boolean)
 })

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { joinVoice } from "../../shards/guild/operations/Voice.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { GuildMemberResponse } from "../model/Guilds.ts"
+import type { ChannelId, GuildId } from "../model/Ids.ts"
 import { Close } from "./Protocol.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { RoutedEvent } from "../../shards/Relay.ts"
@@ -92,7 +93,7 @@ export class VoiceStates extends Context.Service<VoiceStates, {
 
       const recheck = yield* makeVoiceRechecks({ actors, routes, held: (guildId) => held.get(guildId), leave, announce })
 
-      const join = (session: GatewaySession, guildId: string, channelId: string, request: VoiceStateRequest, before: VoiceState | undefined) =>
+      const join = (session: GatewaySession, guildId: GuildId, channelId: ChannelId, request: VoiceStateRequest, before: VoiceState | undefined) =>
         Effect.gen(function*() {
           const access = yield* actors.read(guildId, joinVoice, { channelId, now: Date.now() }, session.userId).pipe(Effect.option)
           if (Option.isNone(access)) return
@@ -114,7 +115,7 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           })
         })
 
-      const change = (session: GatewaySession, guildId: string, request: VoiceStateRequest) =>
+      const change = (session: GatewaySession, guildId: GuildId, request: VoiceStateRequest) =>
         Effect.gen(function*() {
           const before = yield* routes.get(guildId, session.userId)
           // Any session of the user may take them out of voice.

@@ -10,6 +10,7 @@ import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { User } from "../../shards/user/Protocol.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
+import type { GuildId, UserId } from "../model/Ids.ts"
 import { actorUnavailable, BadRequest, Forbidden, NotFound, Unavailable } from "../model/Errors.ts"
 
 type DomainError = BadRequest | Forbidden | NotFound
@@ -27,6 +28,7 @@ const isDomainError = (e: unknown): e is DomainError =>
 
 type ClientOf<T> = T extends Effect.Effect<infer Make, infer _E, infer _R> ? Make : never
 type GuildClient = ReturnType<ClientOf<typeof Guild.client>>
+type UserClient = ReturnType<ClientOf<typeof User.client>>
 
 /**
  * The HTTP side's handle on the actors. Every call is bounded: an actor on a
@@ -40,22 +42,22 @@ type GuildClient = ReturnType<ClientOf<typeof Guild.client>>
  * loaded here go to its actor, wherever it lives, which loads it.
  */
 export class Actors extends Context.Service<Actors, {
-  readonly guild: ClientOf<typeof Guild.client>
-  readonly user: ClientOf<typeof User.client>
+  readonly guild: (guildId: GuildId) => GuildClient
+  readonly user: (userId: UserId) => UserClient
   readonly bounded: <A, E, R>(call: Effect.Effect<A, E, R>) => Effect.Effect<A, DomainError | Unavailable, R>
   /**
    * A write of shards/guild/operations, by `actorId`, through the guild's actor
    * (a new operation id, the clock read here: a redelivery decides the same).
    */
   readonly write: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
-    guildId: string,
+    guildId: GuildId,
     definition: WriteDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
     by: WriteBy
   ) => Effect.Effect<Reply["Type"], DomainError | Unavailable>
   /** `write`, answered with the reply as the JSON the actor encoded with the definition's reply schema. */
   readonly writeJson: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
-    guildId: string,
+    guildId: GuildId,
     definition: WriteDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
     by: WriteBy
@@ -67,14 +69,14 @@ export class Actors extends Context.Service<Actors, {
    * cost a fifth of a member update).
    */
   readonly writeAsResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
-    guildId: string,
+    guildId: GuildId,
     definition: WriteDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
     by: WriteBy
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, DomainError | Unavailable>
   /** A read of shards/guild/operations for `viewerId`: here when the actor lives here, else through it. */
   readonly read: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
-    guildId: string,
+    guildId: GuildId,
     definition: ReadDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
     viewerId: string
@@ -84,14 +86,14 @@ export class Actors extends Context.Service<Actors, {
    * for endpoints whose success schema is the definition's reply.
    */
   readonly readAsResponse: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
-    guildId: string,
+    guildId: GuildId,
     definition: ReadDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
     viewerId: string
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, DomainError | Unavailable>
   /** `read` of the guild: here when its actor lives here, else `remote` asks the actor. */
   readonly readGuild: <A, E>(
-    guildId: string,
+    guildId: GuildId,
     read: GuildRead<A>,
     remote: (guild: GuildClient) => Effect.Effect<A, E>
   ) => Effect.Effect<A, DomainError | Unavailable>
@@ -113,7 +115,7 @@ export class Actors extends Context.Service<Actors, {
               : Effect.andThen(Effect.logWarning("actor call failed", e), Effect.fail(actorUnavailable()))
           )
         )
-      const readGuild = <A, E>(guildId: string, read: GuildRead<A>, remote: (guild: GuildClient) => Effect.Effect<A, E>) => {
+      const readGuild = <A, E>(guildId: GuildId, read: GuildRead<A>, remote: (guild: GuildClient) => Effect.Effect<A, E>) => {
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
         return published === undefined ? bounded(remote(guild(guildId))) : read(published.state)
       }
@@ -160,7 +162,7 @@ export class Actors extends Context.Service<Actors, {
 
       /** A read answered from the published state when the actor lives here (`local`), else by the actor, as JSON (`fromActor`). */
       const readVia = <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec, A>(
-        guildId: string,
+        guildId: GuildId,
         definition: ReadDefinition<Tag, Fields, Reply>,
         fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
         viewerId: string,

@@ -13,13 +13,14 @@ import * as Members from "../../shards/guild/operations/Members.ts"
 import * as Settings from "../../shards/guild/operations/Settings.ts"
 import { Actors } from "./Actors.ts"
 import { auditReason } from "./AuditReason.ts"
+import { GuildId, type UserId } from "../model/Ids.ts"
 
 export const GuildsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "guilds", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const users = yield* UsersRepo
     const snowflakes = yield* Snowflakes
-    const member = (guildId: string, viewerId: string, targetId: string) =>
+    const member = (guildId: GuildId, viewerId: string, targetId: UserId) =>
       actors.read(guildId, Members.getMember, { targetId }, viewerId)
 
     return handlers
@@ -28,7 +29,7 @@ export const GuildsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "g
           const me = yield* CurrentUser
           const owner = yield* users.findById(me.id)
           if (owner === undefined) return yield* unauthorized()
-          const guildId = snowflakes.next()
+          const guildId = GuildId.make(snowflakes.next())
           return yield* actors.bounded(actors.guild(guildId).Create({
             operationId: `guild-create:${guildId}`,
             channelId: snowflakes.next(),

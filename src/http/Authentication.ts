@@ -2,6 +2,7 @@ import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import type { Session } from "../auth/Sessions.ts"
 import { Forbidden, Unauthorized } from "../model/Errors.ts"
+import type { UserId } from "../model/Ids.ts"
 
 /*
  * The `Authorization` header carries every kind of credential (conventions.md):
@@ -11,7 +12,7 @@ import { Forbidden, Unauthorized } from "../model/Errors.ts"
 
 /** Who is calling a user route. */
 export class CurrentUser extends Context.Service<CurrentUser, {
-  readonly id: string
+  readonly id: UserId
   readonly session: Session
   /** Set when the caller is a bot (`Bot <token>`): its application, whose id is also the bot's. */
   readonly applicationId?: string

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { PackInviteResponse } from "../packs/Schemas.ts"
 import { ChannelInviteCreateRequest, GuildInviteMetadataResponse, GuildInviteResponse } from "../model/Invites.ts"
+import { ChannelPath, GuildPath } from "../http/Paths.ts"
 
 /** An invite code or vanity URL as it may appear in a path. */
 const InviteCode = Schema.String.check(
@@ -13,22 +13,21 @@ const InviteCode = Schema.String.check(
 const codePath = { invite_code: InviteCode }
 /** A code names a guild invite (or vanity URL) or a pack invite. */
 const InviteResponse = Schema.Union([GuildInviteResponse, PackInviteResponse])
-const channelPath = { channel_id: Snowflake }
 
 export class InvitesApi extends HttpApiGroup.make("invites").add(
   HttpApiEndpoint.get("channelList", "/channels/:channel_id/invites", {
-    params: channelPath,
+    params: ChannelPath,
     success: Schema.Array(GuildInviteMetadataResponse),
     error: ApiErrors
   }),
   HttpApiEndpoint.post("create", "/channels/:channel_id/invites", {
-    params: channelPath,
+    params: ChannelPath,
     payload: ChannelInviteCreateRequest,
     success: GuildInviteMetadataResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.get("guildList", "/guilds/:guild_id/invites", {
-    params: { guild_id: Snowflake },
+    params: GuildPath,
     success: Schema.Array(GuildInviteMetadataResponse),
     error: ApiErrors
   }),

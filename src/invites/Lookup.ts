@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import type { GuildId } from "../model/Ids.ts"
 
 const CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 const CODE_LENGTH = 8
@@ -22,8 +23,8 @@ export const randomInviteCode = (): string => {
  * vanity URL) or a channel id. Postgres holds what the guild actors committed.
  */
 export class InviteLookup extends Context.Service<InviteLookup, {
-  readonly guildOfInvite: (code: string) => Effect.Effect<string | undefined>
-  readonly guildOfChannel: (channelId: string) => Effect.Effect<string | undefined>
+  readonly guildOfInvite: (code: string) => Effect.Effect<GuildId | undefined>
+  readonly guildOfChannel: (channelId: string) => Effect.Effect<GuildId | undefined>
   /** A fresh code no guild invite, pack invite or vanity URL uses yet. */
   readonly newCode: Effect.Effect<string>
 }>()("guildhall/InviteLookup") {
@@ -32,14 +33,14 @@ export class InviteLookup extends Context.Service<InviteLookup, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const guildOfInvite = Effect.fn("InviteLookup.guildOfInvite")((code: string) =>
-        sql<{ guild_id: string }>`
+        sql<{ guild_id: GuildId }>`
           SELECT guild_id::text AS guild_id FROM guild_invites WHERE code = ${code}
           UNION ALL SELECT id::text FROM guilds WHERE vanity_url_code = ${code} LIMIT 1`.pipe(
           Effect.map((rows) => rows[0]?.guild_id),
           Effect.orDie
         ))
       const guildOfChannel = Effect.fn("InviteLookup.guildOfChannel")((channelId: string) =>
-        sql<{ guild_id: string | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
+        sql<{ guild_id: GuildId | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
           Effect.map((rows) => rows[0]?.guild_id ?? undefined),
           Effect.orDie
         ))

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { endTemporaryMembership } from "../../shards/guild/operations/TemporaryMembers.ts"
 import { GatewayRegistry } from "../gateway/Registry.ts"
 import { Actors } from "../guilds/Actors.ts"
+import type { GuildId, UserId } from "../model/Ids.ts"
 
 /**
  * Ends temporary memberships (invites created with `temporary: true`) when
@@ -18,7 +19,7 @@ import { Actors } from "../guilds/Actors.ts"
  */
 export class TemporaryMembers extends Context.Service<TemporaryMembers, {
   /** `userId` went offline: every guild where they are a temporary member lets them go. */
-  readonly wentOffline: (userId: string) => Effect.Effect<void>
+  readonly wentOffline: (userId: UserId) => Effect.Effect<void>
 }>()("guildhall/TemporaryMembers") {
   static readonly layer = Layer.effect(
     TemporaryMembers,
@@ -26,7 +27,7 @@ export class TemporaryMembers extends Context.Service<TemporaryMembers, {
       const sql = yield* SqlClient.SqlClient
       const actors = yield* Actors
 
-      const endIn = (userId: string, guildId: string) =>
+      const endIn = (userId: UserId, guildId: GuildId) =>
         actors.write(guildId, endTemporaryMembership, {}, { actorId: userId }).pipe(
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
           Effect.flatMap((removed) =>
@@ -36,8 +37,8 @@ export class TemporaryMembers extends Context.Service<TemporaryMembers, {
           Effect.catch((e) => Effect.logWarning("temporary membership not ended", guildId, e))
         )
 
-      const wentOffline = Effect.fn("TemporaryMembers.wentOffline")((userId: string) =>
-        sql<{ readonly guild_id: string }>`
+      const wentOffline = Effect.fn("TemporaryMembers.wentOffline")((userId: UserId) =>
+        sql<{ readonly guild_id: GuildId }>`
           SELECT guild_id::text AS guild_id FROM guild_members WHERE user_id = ${userId} AND temporary`.pipe(
           Effect.flatMap((rows) => Effect.forEach(rows, (row) => endIn(userId, row.guild_id), { discard: true })),
           Effect.catch((e) => Effect.logWarning("temporary memberships not looked up", userId, e))

@@ -2,35 +2,33 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { GuildMemberResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { MemberSearchRequest, MemberSearchResponse, MemberUpdateRequest } from "../model/Members.ts"
+import { GuildPath, GuildUserPath } from "../http/Paths.ts"
 
-const guildPath = { guild_id: Snowflake }
-const memberPath = { guild_id: Snowflake, user_id: Snowflake }
 
 /** Guild members: updates, timeouts, kicks, leaving, search. */
 export class MembersApi extends HttpApiGroup.make("members").add(
   HttpApiEndpoint.patch("updateMine", "/guilds/:guild_id/members/@me", {
-    params: guildPath,
+    params: GuildPath,
     payload: MemberUpdateRequest,
     success: GuildMemberResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("update", "/guilds/:guild_id/members/:user_id", {
-    params: memberPath,
+    params: GuildUserPath,
     payload: MemberUpdateRequest,
     success: GuildMemberResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.delete("kick", "/guilds/:guild_id/members/:user_id", { params: memberPath, error: ApiErrors }),
+  HttpApiEndpoint.delete("kick", "/guilds/:guild_id/members/:user_id", { params: GuildUserPath, error: ApiErrors }),
   HttpApiEndpoint.delete("leave", "/users/@me/guilds/:guild_id", {
-    params: guildPath,
+    params: GuildPath,
     query: { delete_messages: Schema.optional(Schema.String) },
     error: ApiErrors
   }),
   HttpApiEndpoint.post("search", "/guilds/:guild_id/members-search", {
-    params: guildPath,
+    params: GuildPath,
     payload: MemberSearchRequest,
     success: MemberSearchResponse,
     error: ApiErrors

@@ -11,6 +11,7 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContex
 import { imageHash } from "../users/Images.ts"
 import type { MemberUpdateRequest } from "../model/Members.ts"
 import { makeVoicePatches, touchesVoice } from "./VoiceMoves.ts"
+import type { GuildId, UserId } from "../model/Ids.ts"
 
 /**
  * The request as the actor takes it: images become their hashes (the bytes
@@ -45,7 +46,7 @@ export const MembersHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "
     const voicePatch = yield* makeVoicePatches
 
     // One of a guild's most frequent writes: no generator on its way.
-    const update = (guildId: string, targetId: string | undefined, request: MemberUpdateRequest) => {
+    const update = (guildId: GuildId, targetId: UserId | undefined, request: MemberUpdateRequest) => {
       const patch = toPatch(request)
       if (Result.isFailure(patch)) return Effect.fail(patch.failure)
       return Effect.flatMap(Effect.all([CurrentUser, auditReason]), ([me, header]) => {
@@ -59,7 +60,7 @@ export const MembersHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "
     }
 
     // The user actor forgets the guild; Postgres already has no membership if this is lost.
-    const forget = (userId: string, guildId: string) =>
+    const forget = (userId: UserId, guildId: GuildId) =>
       actors.user(userId).Left({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
 
     return handlers

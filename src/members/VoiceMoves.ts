@@ -6,6 +6,7 @@ import { VoiceStates } from "../gateway/VoiceStates.ts"
 import { Actors, type WriteBy } from "../guilds/Actors.ts"
 import { jsonResponse } from "../model/Common.ts"
 import { BadRequest } from "../model/Errors.ts"
+import type { GuildId, UserId } from "../model/Ids.ts"
 
 /** Whether a member update reaches their voice state: a move or disconnect (`channel_id`), a server mute or deafen. */
 export const touchesVoice = (patch: MemberPatch): boolean =>
@@ -24,7 +25,7 @@ export const makeVoicePatches = Effect.gen(function*() {
   const actors = yield* Actors
   const voices = yield* VoiceStates
 
-  return (guildId: string, targetId: string, patch: MemberPatch, by: WriteBy) =>
+  return (guildId: GuildId, targetId: UserId, patch: MemberPatch, by: WriteBy) =>
     Effect.gen(function*() {
       if (patch.channel_id !== undefined && (yield* voices.get(guildId, targetId)) === undefined) {
         yield* actors.read(guildId, checkVoiceMove, { targetId, channelId: patch.channel_id, now: Date.now() }, by.actorId)

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { AttachmentId, Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import {
@@ -13,6 +13,7 @@ import {
 } from "../model/MessageRequests.ts"
 import { MessageResponse } from "../model/Messages.ts"
 import { parserLimits } from "./attachments/Uploads.ts"
+import { ChannelPath, MessagePath } from "../http/Paths.ts"
 
 /**
  * A create with files: `payload_json` and `files[n]`, read as a stream
@@ -23,8 +24,6 @@ const MessageUpload = Schema.Struct({ payload_json: Schema.optional(Schema.Strin
   HttpApiSchema.asMultipartStream(parserLimits)
 )
 
-const channelPath = { channel_id: Snowflake }
-const messagePath = { channel_id: Snowflake, message_id: Snowflake }
 
 /** Per user (conventions.md, Rate limits). */
 const bucket = (name: string, limit: number, windowSeconds: number) => ({
@@ -36,7 +35,7 @@ const bucket = (name: string, limit: number, windowSeconds: number) => ({
 /** Messages of guild channels: sending, paging, editing, deleting, typing, read states. */
 export class MessagesApi extends HttpApiGroup.make("messages").add(
   HttpApiEndpoint.get("list", "/channels/:channel_id/messages", {
-    params: channelPath,
+    params: ChannelPath,
     query: {
       limit: Schema.optional(MessageLimit),
       before: Schema.optional(Snowflake),
@@ -47,36 +46,36 @@ export class MessagesApi extends HttpApiGroup.make("messages").add(
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("list", 100, 10)).middleware(RateLimit),
   HttpApiEndpoint.post("create", "/channels/:channel_id/messages", {
-    params: channelPath,
+    params: ChannelPath,
     payload: [MessageCreateRequest, MessageUpload],
     success: MessageResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("create", 20, 10)).middleware(RateLimit),
   HttpApiEndpoint.get("get", "/channels/:channel_id/messages/:message_id", {
-    params: messagePath,
+    params: MessagePath,
     success: MessageResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("edit", "/channels/:channel_id/messages/:message_id", {
-    params: messagePath,
+    params: MessagePath,
     payload: MessageUpdateRequest,
     success: MessageResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.delete("delete", "/channels/:channel_id/messages/:message_id", { params: messagePath, error: ApiErrors }),
+  HttpApiEndpoint.delete("delete", "/channels/:channel_id/messages/:message_id", { params: MessagePath, error: ApiErrors }),
   HttpApiEndpoint.delete("deleteAttachment", "/channels/:channel_id/messages/:message_id/attachments/:attachment_id", {
-    params: { ...messagePath, attachment_id: Snowflake },
+    params: { ...MessagePath, attachment_id: AttachmentId },
     error: ApiErrors
   }),
   HttpApiEndpoint.post("bulkDelete", "/channels/:channel_id/messages/bulk-delete", {
-    params: channelPath,
+    params: ChannelPath,
     payload: BulkDeleteMessagesRequest,
     error: ApiErrors
   }),
-  HttpApiEndpoint.post("typing", "/channels/:channel_id/typing", { params: channelPath, error: ApiErrors })
+  HttpApiEndpoint.post("typing", "/channels/:channel_id/typing", { params: ChannelPath, error: ApiErrors })
     .annotate(RateLimitBucket, bucket("typing", 20, 10)).middleware(RateLimit),
   HttpApiEndpoint.post("ack", "/channels/:channel_id/messages/:message_id/ack", {
-    params: messagePath,
+    params: MessagePath,
     payload: MessageAckRequest,
     error: ApiErrors
   })

@@ -1,10 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { StoredMessageRef } from "../../shards/guild/messages/AuthorMessages.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 /** A batch of one author's guild messages: the guild, and its messages by channel. */
 export interface GuildBatch {
-  readonly guildId: string
+  readonly guildId: GuildId
   readonly messages: ReadonlyArray<StoredMessageRef>
 }
 
@@ -40,7 +41,7 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
       const nextBatch = (authorId: string, cutoffId: string, limit: number) =>
         Effect.gen(function*() {
           // The first guild of the index's order with messages left, then a batch of it.
-          const first = yield* sql<{ guild_id: string }>`
+          const first = yield* sql<{ guild_id: GuildId }>`
             SELECT guild_id::text AS guild_id FROM messages
             WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId}
             ORDER BY guild_id LIMIT 1`

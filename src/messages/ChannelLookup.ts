@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { ChannelGuilds } from "../channels/ChannelGuilds.ts"
 import { type NotFound, unknown } from "../model/Errors.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 /** Channels remembered at most; past it the memory starts over (a miss costs one indexed query). */
 const MAX_REMEMBERED = 100_000
@@ -10,7 +11,7 @@ const MAX_REMEMBERED = 100_000
  * channel's guild actor, or a DM or group DM channel's own actor.
  */
 export interface ByOwner<A, E, R, B, E2, R2> {
-  readonly guild: (guildId: string) => Effect.Effect<A, E, R>
+  readonly guild: (guildId: GuildId) => Effect.Effect<A, E, R>
   readonly dm: () => Effect.Effect<B, E2, R2>
 }
 
@@ -26,9 +27,9 @@ export interface ByOwner<A, E, R, B, E2, R2> {
  */
 export class ChannelLookup extends Context.Service<ChannelLookup, {
   /** The channel's guild, null for a DM channel; 404 UNKNOWN_CHANNEL when there is no such channel. */
-  readonly guildOrDm: (channelId: string) => Effect.Effect<string | null, NotFound>
+  readonly guildOrDm: (channelId: string) => Effect.Effect<GuildId | null, NotFound>
   /** The channel's guild; 404 UNKNOWN_CHANNEL for a DM channel or no channel. */
-  readonly guildOf: (channelId: string) => Effect.Effect<string, NotFound>
+  readonly guildOf: (channelId: string) => Effect.Effect<GuildId, NotFound>
   /** `guild` with the channel's guild, or `dm` for a DM channel; 404 UNKNOWN_CHANNEL when there is no such channel. */
   readonly byOwner: <A, E, R, B, E2, R2>(
     channelId: string,
@@ -39,8 +40,8 @@ export class ChannelLookup extends Context.Service<ChannelLookup, {
     ChannelLookup,
     Effect.gen(function*() {
       const channelGuilds = yield* ChannelGuilds
-      const known = new Map<string, string | null>()
-      const remember = (channelId: string) => (guildId: string | null) =>
+      const known = new Map<string, GuildId | null>()
+      const remember = (channelId: string) => (guildId: GuildId | null) =>
         Effect.sync(() => {
           if (known.size >= MAX_REMEMBERED) known.clear()
           known.set(channelId, guildId)

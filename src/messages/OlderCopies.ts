@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { ReactionsRepo } from "./reactions/Repo.ts"
 import { messageCopies } from "./References.ts"
+import type { ChannelId, GuildId, MessageId } from "../model/Ids.ts"
 
 /**
  * `messageCopies`' older copy with its reactions as the caller sees them, for the
@@ -10,7 +11,7 @@ import { messageCopies } from "./References.ts"
 export const olderCopies = Effect.gen(function*() {
   const { olderCopy } = yield* messageCopies
   const reactions = yield* ReactionsRepo
-  return (guildId: string, channelId: string, messageId: string, viewerId: string) =>
+  return (guildId: GuildId, channelId: ChannelId, messageId: MessageId, viewerId: string) =>
     Effect.flatMap(olderCopy(guildId, channelId, messageId, viewerId), (found) =>
       found === undefined
         ? Effect.succeed(undefined)

@@ -7,6 +7,7 @@ import { ChannelLookup } from "./ChannelLookup.ts"
 import { MessagesRepo } from "./Repo.ts"
 import { type MessageReferenceRequest } from "../model/MessageRequests.ts"
 import { MessageReferenceType, MessageResponse } from "../model/Messages.ts"
+import { CarriedId, type ChannelId, type GuildId, type MessageId } from "../model/Ids.ts"
 
 const decodeMessage = (json: string) => Effect.orDie(Schema.decodeUnknownEffect(MessageResponse)(JSON.parse(json)))
 
@@ -31,7 +32,7 @@ export const messageCopies = Effect.gen(function*() {
    * window; undefined when the window holds it (the actor uses its own copy). The
    * read checks that `viewerId` may read the channel.
    */
-  const olderCopy = (guildId: string, channelId: string, messageId: string, viewerId: string) =>
+  const olderCopy = (guildId: GuildId, channelId: ChannelId, messageId: MessageId, viewerId: string) =>
     Effect.flatMap(
       actors.read(guildId, MessageReads.getMessage, { channelId, messageId }, viewerId),
       (json) => (json === null ? stored(channelId, messageId) : Effect.succeed(undefined))
@@ -59,7 +60,9 @@ export const messageCopies = Effect.gen(function*() {
         guild: (sourceGuild) =>
           Effect.gen(function*() {
             yield* mustBeIn(sourceGuild)
-            const json = yield* actors.read(sourceGuild, MessageReads.getMessage, { channelId: sourceId, messageId: reference.message_id }, viewerId)
+            // Snowflakes checked where the reference came in (the request, or the scheduled message stored from one).
+            const source = { channelId: CarriedId.ChannelId.make(sourceId), messageId: CarriedId.MessageId.make(reference.message_id) }
+            const json = yield* actors.read(sourceGuild, MessageReads.getMessage, source, viewerId)
             const message = json === null ? yield* stored(sourceId, reference.message_id) : yield* decodeMessage(json)
             return { message, guildId: sourceGuild }
           })
@@ -71,12 +74,12 @@ export const messageCopies = Effect.gen(function*() {
    * window, or the message a forward copies. The scheduled-message sender uses it
    * too, so a scheduled reply to an old message works as a sent one does.
    */
-  const referencedCopy = (guildId: string, channelId: string, reference: MessageReferenceRequest, viewerId: string) =>
+  const referencedCopy = (guildId: GuildId, channelId: ChannelId, reference: MessageReferenceRequest, viewerId: string) =>
     Effect.gen(function*() {
       const sourceId = reference.channel_id ?? channelId
       if (reference.type !== MessageReferenceType.FORWARD) {
         // A reply to another channel is refused by the actor; nothing to read for it.
-        return sourceId === channelId ? yield* olderCopy(guildId, channelId, reference.message_id, viewerId) : undefined
+        return sourceId === channelId ? yield* olderCopy(guildId, channelId, CarriedId.MessageId.make(reference.message_id), viewerId) : undefined
       }
       return (yield* forwardedCopy(sourceId, reference, viewerId)).message
     })

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { readableChannels, type ReadableChannels } from "../../shards/guild/operations/MessageVisibility.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { type BadRequest, Forbidden, NotFound, type Unavailable } from "../model/Errors.ts"
+import type { GuildId } from "../model/Ids.ts"
 
 /** The guild actors asked at once when one query spans all of a user's guilds. */
 const CONCURRENT_GUILDS = 16
@@ -31,10 +32,10 @@ export class MessageVisibility extends Context.Service<MessageVisibility, {
       const guildsOf = (userId: string, only: ReadonlyArray<string> | undefined) =>
         Effect.map(
           only === undefined
-            ? sql<{ guild_id: string }>`SELECT guild_id::text AS guild_id FROM guild_members WHERE user_id = ${userId}`
+            ? sql<{ guild_id: GuildId }>`SELECT guild_id::text AS guild_id FROM guild_members WHERE user_id = ${userId}`
             : only.length === 0
             ? Effect.succeed([])
-            : sql<{ guild_id: string }>`SELECT guild_id::text AS guild_id FROM guild_members
+            : sql<{ guild_id: GuildId }>`SELECT guild_id::text AS guild_id FROM guild_members
                                         WHERE user_id = ${userId} AND guild_id IN ${sql.in(only)}`,
           (rows) => rows.map((r) => r.guild_id)
         ).pipe(Effect.orDie)

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 
 /** Channel types: those a guild holds (ChannelCreateRequest variants), and the DM kinds. */
 export const ChannelType = { TEXT: 0, DM: 1, VOICE: 2, GROUP_DM: 3, CATEGORY: 4, LINK: 998 } as const

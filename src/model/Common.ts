@@ -1,17 +1,6 @@
 import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 
-const MAX_SNOWFLAKE = 2n ** 63n - 1n
-
-/**
- * A snowflake id as it travels: a decimal string. Check messages carry the
- * validation code first; the error mapper turns it into the field error's `code`.
- */
-export const Snowflake = Schema.String.check(
-  Schema.isPattern(/^(0|[1-9][0-9]{0,18})$/, { message: "INVALID_SNOWFLAKE_FORMAT: Value is not a snowflake" }),
-  Schema.makeFilter((s: string) => BigInt(s) <= MAX_SNOWFLAKE || "SNOWFLAKE_OUT_OF_RANGE: Snowflake is out of range")
-)
-
 /** Text that is valid unicode: a lone surrogate cannot be stored or shown. */
 export const WellFormedText = Schema.String.check(
   Schema.makeFilter((s: string) => s.isWellFormed() || "INVALID_FORMAT: Text is not valid unicode")

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 
 /** Channel types of DMs (the guild ones are in src/channels/Schemas.ts). */
 /** Recipients a group DM may hold besides its owner (ChannelResponse.recipients, maxItems=49). */

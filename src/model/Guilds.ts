@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 import { UserPartialResponse } from "./Users.ts"
 
 const NullableString = Schema.NullOr(Schema.String)

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { ChannelId, Snowflake } from "./Ids.ts"
 
 const Int32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))
 const Int53 = Schema.Int.check(Schema.isBetween({ minimum: -9007199254740991, maximum: 9007199254740991 }))
@@ -20,7 +21,7 @@ export const MemberUpdateRequest = Schema.Struct({
   deaf: Schema.optional(Schema.Boolean),
   communication_disabled_until: Schema.optional(Schema.NullOr(Schema.String)),
   timeout_reason: Schema.optional(Schema.NullOr(BoundedText(1, 512))),
-  channel_id: Schema.optional(Schema.NullOr(Snowflake)),
+  channel_id: Schema.optional(Schema.NullOr(ChannelId)),
   connection_id: Schema.optional(Schema.NullOr(Schema.String))
 })
 export type MemberUpdateRequest = typeof MemberUpdateRequest.Type

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { MessageId, Snowflake } from "./Ids.ts"
 
 /**
  * What clients send to create, edit and delete messages (reference/schemas.md),
@@ -133,7 +134,7 @@ export const MessageUpdateRequest = Schema.Struct({
 })
 export type MessageUpdateRequest = typeof MessageUpdateRequest.Type
 
-const BulkIds = Schema.Array(Snowflake).check(Schema.makeFilter((ids) =>
+const BulkIds = Schema.Array(MessageId).check(Schema.makeFilter((ids) =>
   ids.length <= MAX_BULK_DELETE ||
   `CANNOT_DELETE_MORE_THAN_100_MESSAGES: At most ${MAX_BULK_DELETE} messages at once`))
 

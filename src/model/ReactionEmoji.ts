@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Snowflake } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 
 /**
  * The `{emoji}` of a reaction route: a unicode emoji, or a custom emoji as

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "./Common.ts"
+import { BoundedText } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 
 /** A role colour: 0x000000 to 0xffffff, with the validation codes of part A. */
 const Color = Schema.Int.check(

@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { BoundedText, Snowflake } from "../model/Common.ts"
+import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
+import { TargetUserPath } from "../http/Paths.ts"
 
 export const MAX_NOTE_LENGTH = 256
 
@@ -15,7 +16,6 @@ export const UserNoteUpdateRequest = Schema.Struct({
   note: Schema.optional(Schema.NullOr(BoundedText(0, MAX_NOTE_LENGTH)))
 })
 
-const targetPath = { target_id: Snowflake }
 
 /** Per user. */
 const bucket = (name: string, limit: number, windowSeconds: number) => ({
@@ -29,12 +29,12 @@ export class NotesApi extends HttpApiGroup.make("notes").add(
     .annotate(RateLimitBucket, bucket("read", 60, 10))
     .middleware(RateLimit),
   HttpApiEndpoint.get("get", "/users/@me/notes/:target_id", {
-    params: targetPath,
+    params: TargetUserPath,
     success: UserNoteResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("read", 60, 10)).middleware(RateLimit),
   HttpApiEndpoint.put("set", "/users/@me/notes/:target_id", {
-    params: targetPath,
+    params: TargetUserPath,
     payload: UserNoteUpdateRequest,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("write", 30, 10)).middleware(RateLimit)

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../auth/Sudo.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { ApplicationId } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import {
@@ -28,7 +28,7 @@ import {
   TokenPayload
 } from "./TokenSchemas.ts"
 
-const idPath = { id: Snowflake }
+const idPath = { id: ApplicationId }
 /** SudoVerificationSchema; a request without a body reads as null (the sudo header may carry the proof). */
 const SudoProof = [Schema.Struct(SudoFields), Schema.Null] as const
 const ApplicationList = Schema.Array(ApplicationResponse)

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { Passwords } from "../auth/Passwords.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake, UserId } from "../model/Ids.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 
 /** A bot token: `<application id>.<secret>` (conventions.md), the secret as `newToken` makes it. */
@@ -49,9 +49,11 @@ export class BotTokens extends Context.Service<BotTokens, {
           const stored = rows[0]?.bot_token_hash
           if (stored === undefined) return undefined
           if (!(yield* verifications.withPermits(1)(passwords.verify(stored, secret)))) return undefined
+          // A bot is the user of its application's id.
+          const botId = UserId.make(applicationId)
           const user: CurrentUser["Service"] = {
-            id: applicationId,
-            session: { userId: applicationId, tokenHash: tokenHash(token) },
+            id: botId,
+            session: { userId: botId, tokenHash: tokenHash(token) },
             applicationId
           }
           return user

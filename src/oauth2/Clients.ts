@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { Passwords } from "../auth/Passwords.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { BadRequest, Unauthorized } from "../model/Errors.ts"
 import { ApplicationsRepo } from "./Repo.ts"
 

@@ -11,6 +11,7 @@ import { OAuth2Grants } from "./Grants.ts"
 import type { ApplicationRow } from "./Repo.ts"
 import type { AuthorizeConsentRequest } from "./Schemas.ts"
 import { SCOPES } from "./Views.ts"
+import { CarriedId, type GuildId, RoleId } from "../model/Ids.ts"
 
 const refuse = (code: string, message: string) => new BadRequest({ code, message })
 
@@ -46,18 +47,19 @@ export class Consent extends Context.Service<Consent, {
       const snowflakes = yield* Snowflakes
       const { publicUrl } = yield* AppConfig
 
-      const addBot = (userId: string, app: ApplicationRow, guildId: string, permissions: string) =>
+      const addBot = (userId: string, app: ApplicationRow, guildId: GuildId, permissions: string) =>
         Effect.gen(function*() {
           const bot = yield* users.findById(app.id)
           if (bot === undefined) return yield* unknownApplication()
           yield* actors.write(guildId, Bots.addBot, {
             bot: toUserPartial(bot),
             applicationName: app.name,
-            roleId: snowflakes.next(),
+            roleId: RoleId.make(snowflakes.next()),
             permissions
           }, { actorId: userId })
           // The bot's user actor learns of the membership; Postgres already holds it if this is lost.
-          yield* actors.user(app.id).Joined({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore, Effect.forkDetach)
+          // A bot is the user of its application's id.
+          yield* actors.user(CarriedId.UserId.make(app.id)).Joined({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore, Effect.forkDetach)
         })
 
       const grant = Effect.fn("Consent.grant")(function*(userId: string, request: AuthorizeConsentRequest) {

@@ -4,6 +4,7 @@ import { Actors } from "../guilds/Actors.ts"
 import type { BadRequest, Forbidden, NotFound, Unavailable } from "../model/Errors.ts"
 import { BotTokens } from "./BotTokens.ts"
 import { ApplicationsRepo } from "./Repo.ts"
+import { CarriedId, type GuildId } from "../model/Ids.ts"
 
 /**
  * DELETE /oauth2/applications/{id}: the bot leaves every guild, each through
@@ -22,11 +23,12 @@ export class ApplicationRemoval extends Context.Service<ApplicationRemoval, {
       const actors = yield* Actors
       const bots = yield* BotTokens
 
-      const leave = (botId: string, guildId: string) =>
+      // A bot is the user of its application's id.
+      const leave = (botId: string, guildId: GuildId) =>
         Effect.andThen(
           actors.write(guildId, Members.leaveGuild, {}, { actorId: botId }),
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
-          actors.user(botId).Left({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
+          actors.user(CarriedId.UserId.make(botId)).Left({ guildId }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
         )
 
       const remove = Effect.fn("ApplicationRemoval.remove")(function*(applicationId: string) {

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { CarriedId, type GuildId } from "../model/Ids.ts"
 
 /** An application with its bot user's profile; bigint columns arrive as strings. */
 export interface ApplicationRow {
@@ -52,7 +53,7 @@ export class ApplicationsRepo extends Context.Service<ApplicationsRepo, {
   /** Deletes the application (its codes and tokens go with it); its bot user stays. */
   readonly remove: (id: string) => Effect.Effect<void>
   /** The guilds the application's bot is a member of. */
-  readonly botGuilds: (id: string) => Effect.Effect<ReadonlyArray<string>>
+  readonly botGuilds: (id: string) => Effect.Effect<ReadonlyArray<GuildId>>
   /** The argon2id hashes of the client secret and the bot token's secret. */
   readonly secrets: (id: string) => Effect.Effect<{ clientSecretHash: string; botTokenHash: string } | undefined>
 }>()("guildhall/ApplicationsRepo") {
@@ -102,7 +103,7 @@ export class ApplicationsRepo extends Context.Service<ApplicationsRepo, {
           sql`DELETE FROM applications WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)),
         botGuilds: Effect.fn("ApplicationsRepo.botGuilds")((id) =>
           sql<{ guild_id: string }>`SELECT guild_id FROM guild_members WHERE user_id = ${id}`.pipe(
-            Effect.map((rows) => rows.map((row) => String(row.guild_id))),
+            Effect.map((rows) => rows.map((row) => CarriedId.GuildId.make(String(row.guild_id)))),
             Effect.orDie
           )),
         secrets: Effect.fn("ApplicationsRepo.secrets")((id) =>

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { BoundedText, Snowflake } from "../model/Common.ts"
+import { BoundedText } from "../model/Common.ts"
+import { GuildId, Snowflake } from "../model/Ids.ts"
 import { UserPartialResponse } from "../model/Users.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
@@ -125,7 +126,7 @@ export const AuthorizeConsentRequest = Schema.Struct({
   permissions: Schema.optional(Schema.String.check(
     Schema.isPattern(/^[0-9]{1,20}$/, { message: "INVALID_PERMISSIONS_INTEGER: Permissions are a decimal integer" })
   )),
-  guild_id: Schema.optional(Snowflake),
+  guild_id: Schema.optional(GuildId),
   channel_id: Schema.optional(Snowflake),
   code_challenge: Schema.optional(Schema.String.check(Schema.isMaxLength(128))),
   code_challenge_method: Schema.optional(Schema.Literals(["S256", "plain"]))

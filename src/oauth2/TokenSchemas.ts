@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 
 const Secret = Schema.String.check(Schema.isMaxLength(512))
 const Client = {

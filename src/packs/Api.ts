@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { emojiEndpoints, stickerEndpoints } from "../expressions/Endpoints.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   PackCreateRequest,

@@ -1,10 +1,11 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { BoundedText, Snowflake } from "../model/Common.ts"
+import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import { UserPartialResponse } from "../model/Users.ts"
+import { UserPath } from "../http/Paths.ts"
 
 /** RelationshipTypes: what the other user is to the one who reads the row. */
 export const RelationshipType = { friend: 1, blocked: 2, incoming: 3, outgoing: 4 } as const
@@ -57,7 +58,6 @@ export const RelationshipNicknameUpdateRequest = Schema.Struct({
   nickname: Schema.NullOr(BoundedText(0, 32))
 })
 
-const userPath = { user_id: Snowflake }
 
 /** Per user. Sending requests is what spam is made of, so it has the tightest bucket. */
 const bucket = (name: string, limit: number, windowSeconds: number) => ({
@@ -79,23 +79,23 @@ export class RelationshipsApi extends HttpApiGroup.make("relationships").add(
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("request", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("request", `${relationships}/:user_id`, {
-    params: userPath,
+    params: UserPath,
     payload: FriendRequestCreateRequest,
     success: RelationshipResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("request", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.put("put", `${relationships}/:user_id`, {
-    params: userPath,
+    params: UserPath,
     payload: RelationshipTypePutRequest,
     success: RelationshipResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("put", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.delete("remove", `${relationships}/:user_id`, {
-    params: userPath,
+    params: UserPath,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("remove", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.patch("nickname", `${relationships}/:user_id`, {
-    params: userPath,
+    params: UserPath,
     payload: RelationshipNicknameUpdateRequest,
     success: RelationshipResponse,
     error: ApiErrors

@@ -2,7 +2,6 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { GuildRoleResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   GuildRoleCreateRequest,
@@ -10,63 +9,61 @@ import {
   GuildRolePositionsRequest,
   GuildRoleUpdateRequest
 } from "../model/Roles.ts"
+import { GuildPath, MemberRolePath, RolePath } from "../http/Paths.ts"
 
-const guildPath = { guild_id: Snowflake }
-const rolePath = { guild_id: Snowflake, role_id: Snowflake }
-const memberRolePath = { guild_id: Snowflake, user_id: Snowflake, role_id: Snowflake }
 /** `X-Audit-Log-Reason`: the reason the audit entry records. */
 export const ReasonHeader = { "x-audit-log-reason": Schema.optional(Schema.String) }
 
 /** A guild's roles, their order and who holds them. */
 export class RolesApi extends HttpApiGroup.make("roles").add(
   HttpApiEndpoint.get("list", "/guilds/:guild_id/roles", {
-    params: guildPath,
+    params: GuildPath,
     success: Schema.Array(GuildRoleResponse),
     error: ApiErrors
   }),
   HttpApiEndpoint.post("create", "/guilds/:guild_id/roles", {
-    params: guildPath,
+    params: GuildPath,
     headers: ReasonHeader,
     payload: GuildRoleCreateRequest,
     success: GuildRoleResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("positions", "/guilds/:guild_id/roles", {
-    params: guildPath,
+    params: GuildPath,
     headers: ReasonHeader,
     payload: GuildRolePositionsRequest,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("hoistPositions", "/guilds/:guild_id/roles/hoist-positions", {
-    params: guildPath,
+    params: GuildPath,
     headers: ReasonHeader,
     payload: GuildRoleHoistPositionsRequest,
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("resetHoistPositions", "/guilds/:guild_id/roles/hoist-positions", {
-    params: guildPath,
+    params: GuildPath,
     headers: ReasonHeader,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("update", "/guilds/:guild_id/roles/:role_id", {
-    params: rolePath,
+    params: RolePath,
     headers: ReasonHeader,
     payload: GuildRoleUpdateRequest,
     success: GuildRoleResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("delete", "/guilds/:guild_id/roles/:role_id", {
-    params: rolePath,
+    params: RolePath,
     headers: ReasonHeader,
     error: ApiErrors
   }),
   HttpApiEndpoint.put("addMemberRole", "/guilds/:guild_id/members/:user_id/roles/:role_id", {
-    params: memberRolePath,
+    params: MemberRolePath,
     headers: ReasonHeader,
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("removeMemberRole", "/guilds/:guild_id/members/:user_id/roles/:role_id", {
-    params: memberRolePath,
+    params: MemberRolePath,
     headers: ReasonHeader,
     error: ApiErrors
   })

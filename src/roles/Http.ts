@@ -8,6 +8,7 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
+import { RoleId } from "../model/Ids.ts"
 
 /** Who acts and why, as a write takes it. */
 const by = (headers: { readonly "x-audit-log-reason"?: string | undefined }) =>
@@ -23,7 +24,7 @@ export const RolesHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ro
         Effect.flatMap(CurrentUser, (me) => actors.read(params.guild_id, Roles.listRoles, {}, me.id)))
       .handle("create", ({ params, headers, payload }) =>
         Effect.flatMap(by(headers), (actor) =>
-          actors.write(params.guild_id, Roles.createRole, { roleId: snowflakes.next(), request: payload }, actor)))
+          actors.write(params.guild_id, Roles.createRole, { roleId: RoleId.make(snowflakes.next()), request: payload }, actor)))
       .handle("positions", ({ params, headers, payload }) =>
         Effect.flatMap(by(headers), (actor) =>
           Effect.asVoid(actors.write(params.guild_id, RoleOrder.updateRolePositions, { request: payload }, actor))))

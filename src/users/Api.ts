@@ -2,12 +2,13 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { GuildResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Common.ts"
+import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import { UserProfileFullResponse } from "./ProfileSchemas.ts"
 import { UserProfileQuery, UserTagCheckQuery, UserUpdateRequest } from "./Requests.ts"
 import { UserPartialResponse, UserPrivateResponse, UserTagCheckResponse } from "../model/Users.ts"
+import { TargetUserPath, UserPath } from "../http/Paths.ts"
 
 const Limit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 }))
 
@@ -41,12 +42,12 @@ export class UsersApi extends HttpApiGroup.make("users").add(
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("check-tag", 30, 10)).middleware(RateLimit),
   HttpApiEndpoint.get("user", "/users/:user_id", {
-    params: { user_id: Snowflake },
+    params: UserPath,
     success: UserPartialResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("get", 60, 10)).middleware(RateLimit),
   HttpApiEndpoint.get("profile", "/users/:target_id/profile", {
-    params: { target_id: Snowflake },
+    params: TargetUserPath,
     query: UserProfileQuery,
     success: UserProfileFullResponse,
     error: ApiErrors

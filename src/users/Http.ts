@@ -17,6 +17,7 @@ import { UsersRepo } from "./Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 import { queryFlag } from "./Requests.ts"
 import { UserUpdates } from "./Updates.ts"
+import type { GuildId, UserId } from "../model/Ids.ts"
 
 const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -28,7 +29,7 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
     const emailChange = yield* EmailChange
 
     /** The target as a member of the guild, when both are in it; null otherwise, as the reference does. */
-    const guildMember = (guildId: string, viewerId: string, targetId: string) =>
+    const guildMember = (guildId: GuildId, viewerId: string, targetId: UserId) =>
       actors.read(guildId, Members.getMember, { targetId }, viewerId).pipe(
         Effect.catchIf((e) => e instanceof NotFound || e instanceof Forbidden, () => Effect.succeed(null))
       )

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { SudoFields } from "../auth/Sudo.ts"
-import { BoundedText, Snowflake } from "../model/Common.ts"
+import { BoundedText } from "../model/Common.ts"
+import { GuildId } from "../model/Ids.ts"
 
 /** Checked by the handler with registration's rule (src/auth/Usernames.ts); this only caps the input. */
 export const Username = Schema.String.check(Schema.isMaxLength(64))
@@ -61,7 +62,7 @@ const QueryBoolean = Schema.Literals(["true", "false", "1", "0"])
 export const queryFlag = (value: typeof QueryBoolean.Type | undefined): boolean => value === "true" || value === "1"
 
 export const UserProfileQuery = {
-  guild_id: Schema.optional(Snowflake),
+  guild_id: Schema.optional(GuildId),
   with_mutual_friends: Schema.optional(QueryBoolean),
   with_mutual_guilds: Schema.optional(QueryBoolean)
 }

@@ -5,6 +5,7 @@ import { banMember, unbanMember } from "../../shards/guild/operations/Bans.ts"
 import { Permission } from "../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const T0 = Date.parse("2026-03-01T00:00:00.000Z")
@@ -90,11 +91,11 @@ describe("ban decisions", () => {
 
   it("lifts a ban with an audit entry; lifting none changes nothing", () => {
     const s = withBan(base, ban("2", null))
-    const lifted = Effect.runSync(unbanMember.decide(s, unbanMember.command.make({ targetId: "2" }), context("1")))
+    const lifted = Effect.runSync(unbanMember.decide(s, unbanMember.command.make({ targetId: CarriedId.UserId.make("2") }), context("1")))
     assert.isFalse(lifted.next.bans.has("2"))
     assert.deepStrictEqual(lifted.audit.map((a) => a.actionType), [23])
     assert.deepStrictEqual(lifted.events.map((e) => e.type), ["GUILD_BAN_REMOVE"])
-    const none = Effect.runSync(unbanMember.decide(base, unbanMember.command.make({ targetId: "2" }), context("1")))
+    const none = Effect.runSync(unbanMember.decide(base, unbanMember.command.make({ targetId: CarriedId.UserId.make("2") }), context("1")))
     assert.strictEqual(none.next, base)
     assert.deepStrictEqual(none.audit, [])
   })

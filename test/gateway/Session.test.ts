@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { RESUME_BUFFER } from "../../src/gateway/Protocol.ts"
 import { GatewaySession, type Link } from "../../src/gateway/Session.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 
 const isDispatch = Schema.is(Schema.Struct({ t: Schema.String, s: Schema.Number }))
 
@@ -23,7 +24,7 @@ const event = (type: string) => ({ type, data: "{}" })
 describe("a gateway session", () => {
   it("numbers its dispatches and holds them while it is being prepared", () => {
     const { frames, link } = recording()
-    const session = new GatewaySession("s", "u", link)
+    const session = new GatewaySession("s", CarriedId.UserId.make("u"), link)
     session.hold()
     session.dispatch(event("GUILD_UPDATE"))
     assert.deepStrictEqual(frames, [])
@@ -34,7 +35,7 @@ describe("a gateway session", () => {
 
   it("waits for every hold: what is released first queues behind what came before it", () => {
     const { frames, link } = recording()
-    const session = new GatewaySession("s", "u", link)
+    const session = new GatewaySession("s", CarriedId.UserId.make("u"), link)
     session.hold()
     session.hold()
     session.dispatch(event("A"))
@@ -46,7 +47,7 @@ describe("a gateway session", () => {
 
   it("resumes with what was dispatched after the client's seq, keeps it counting, and refuses a seq it never sent", () => {
     const first = recording()
-    const session = new GatewaySession("s", "u", first.link)
+    const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
     session.dispatch(event("READY"))
     session.detach(first.link, 0)
     session.dispatch(event("ONE"))
@@ -62,7 +63,7 @@ describe("a gateway session", () => {
 
   it("keeps the last RESUME_BUFFER dispatches: a client further behind must identify again", () => {
     const first = recording()
-    const session = new GatewaySession("s", "u", first.link)
+    const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
     session.detach(first.link, 0)
     for (let i = 0; i < RESUME_BUFFER + 10; i++) session.dispatch(event(`E${i + 1}`))
     assert.strictEqual(session.resume(recording().link, 5), "expired")
@@ -75,7 +76,7 @@ describe("a gateway session", () => {
 
   it("does not keep READY for a replay: a client that resumes has had it", () => {
     const first = recording()
-    const session = new GatewaySession("s", "u", first.link)
+    const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
     session.dispatch(event("READY"))
     session.dispatch(event("GUILD_CREATE"))
     session.detach(first.link, 0)
@@ -88,7 +89,7 @@ describe("a gateway session", () => {
   it("ignores the end of a connection that no longer carries it", () => {
     const first = recording()
     const second = recording()
-    const session = new GatewaySession("s", "u", first.link)
+    const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
     session.dispatch(event("READY"))
     assert.strictEqual(session.resume(second.link, 1), "resumed")
     session.detach(first.link, 5)

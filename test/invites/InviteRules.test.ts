@@ -13,6 +13,7 @@ import {
 import { createInvite, deleteInvite, joinByInvite } from "../../shards/guild/operations/Invites.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const T0 = Date.parse("2026-03-01T00:00:00.000Z")
@@ -83,13 +84,13 @@ describe("invite decisions", () => {
     joinByInvite.decide(state, joinByInvite.command.make({ code, user: user(userId) }), context(userId, now))
 
   it("creates an invite with its audit entry and event", () => {
-    const command = createInvite.command.make({ code: "abc", channelId: "101", maxAge: 60, maxUses: 3, temporary: false, unique: true })
+    const command = createInvite.command.make({ code: "abc", channelId: CarriedId.ChannelId.make("101"), maxAge: 60, maxUses: 3, temporary: false, unique: true })
     const decision = Effect.runSync(createInvite.decide(base, command, context("1")))
     assert.strictEqual(decision.reply.code, "abc")
     assert.strictEqual(decision.reply.expires_at, "2026-03-01T00:01:00.000Z")
     assert.deepStrictEqual(decision.audit.map((a) => [a.actionType, a.targetId]), [[40, "abc"]])
     assert.deepStrictEqual(decision.events.map((e) => e.type), ["INVITE_CREATE"])
-    const other = createInvite.command.make({ ...command, channelId: "999" })
+    const other = createInvite.command.make({ ...command, channelId: CarriedId.ChannelId.make("999") })
     assert.include(failure(createInvite.decide(base, other, context("1"))), "UNKNOWN_CHANNEL")
     assert.include(failure(createInvite.decide(base, command, context("7"))), "MISSING_ACCESS")
   })
@@ -97,7 +98,7 @@ describe("invite decisions", () => {
   it("refuses the 1001st live invite of a guild, counting only live ones", () => {
     let full = base
     for (let i = 0; i < 1000; i++) full = withInvite(full, invite(`c${i}`, { maxAge: 0 }))
-    const command = createInvite.command.make({ code: "new", channelId: "101", maxAge: 0, maxUses: 0, temporary: false, unique: true })
+    const command = createInvite.command.make({ code: "new", channelId: CarriedId.ChannelId.make("101"), maxAge: 0, maxUses: 0, temporary: false, unique: true })
     assert.include(failure(createInvite.decide(full, command, context("1"))), "MAX_INVITES")
     const oneDead = withInvite(full, invite("c0", { maxUses: 1, uses: 1 }))
     assert.strictEqual(Effect.runSync(createInvite.decide(oneDead, command, context("1"))).next.invites.size, 1000)

@@ -8,6 +8,7 @@ import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "..
 import type { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
 import type { MessageResponse } from "../../src/model/Messages.ts"
 import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 
 /**
  * A guild for pure decision tests. Users: 1 owner; 2 chats (role 10); 3
@@ -71,7 +72,7 @@ export const create = (
 ) =>
   createMessage.decide(
     state,
-    createMessage.command.make({ channelId, request, referenced: options.referenced }),
+    createMessage.command.make({ channelId: CarriedId.ChannelId.make(channelId), request, referenced: options.referenced }),
     contextOf(actorId, options.now, options.operationId)
   )
 

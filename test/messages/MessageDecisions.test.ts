@@ -4,6 +4,7 @@ import { getMessage, listMessages } from "../../shards/guild/operations/MessageR
 import { startTyping } from "../../shards/guild/operations/Messages.ts"
 import type { GuildState } from "../../shards/guild/State.ts"
 import { codeOf, contextOf, create, guild, NOW, sendIn } from "./GuildState.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 
 const refusal = (state: GuildState, actorId: string, channelId: string, request: Parameters<typeof create>[3]) =>
   Effect.map(Effect.flip(create(state, actorId, channelId, request)), codeOf)
@@ -149,7 +150,7 @@ describe("message creation decisions", () => {
   it.effect("typing: TYPING_START for whoever may send, none when the guild switched it off", () =>
     Effect.gen(function*() {
       const typing = (state: GuildState, actorId: string) =>
-        startTyping.decide(state, startTyping.command.make({ channelId: "101" }), contextOf(actorId))
+        startTyping.decide(state, startTyping.command.make({ channelId: CarriedId.ChannelId.make("101") }), contextOf(actorId))
       const decision = yield* typing(guild, "2")
       assert.deepStrictEqual(decision.events.map((e) => e.type), ["TYPING_START"])
       expect(decision.events[0]?.data).toMatchObject({ channel_id: "101", guild_id: "100", user_id: "2", member: { user: { id: "2" } } })
@@ -161,10 +162,10 @@ describe("message creation decisions", () => {
   it.effect("reads need READ_MESSAGE_HISTORY and tell a known-absent message from one only Postgres may have", () =>
     Effect.gen(function*() {
       const { state, message } = yield* sendIn(guild, "2", "101", { content: "x" })
-      const list = (viewerId: string) => listMessages.run(state, listMessages.query.make({ channelId: "101", limit: 50 }), viewerId)
+      const list = (viewerId: string) => listMessages.run(state, listMessages.query.make({ channelId: CarriedId.ChannelId.make("101"), limit: 50 }), viewerId)
       assert.strictEqual((yield* Effect.flip(list("4"))).code, "MISSING_PERMISSIONS")
       assert.strictEqual(JSON.parse((yield* list("2")) ?? "[]")[0].id, message.id)
-      const get = (messageId: string) => getMessage.run(state, getMessage.query.make({ channelId: "101", messageId }), "2")
+      const get = (messageId: string) => getMessage.run(state, getMessage.query.make({ channelId: CarriedId.ChannelId.make("101"), messageId: CarriedId.MessageId.make(messageId) }), "2")
       assert.strictEqual(JSON.parse((yield* get(message.id)) ?? "{}").content, "x")
       assert.strictEqual((yield* Effect.flip(get("99999999999"))).code, "UNKNOWN_MESSAGE")
     }))

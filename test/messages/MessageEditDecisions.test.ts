@@ -9,13 +9,14 @@ import type { MessageUpdateRequest } from "../../src/model/MessageRequests.ts"
 import type { MessageResponse } from "../../src/model/Messages.ts"
 import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 import { codeOf, contextOf, guild, NOW, sendIn } from "./GuildState.ts"
+import { CarriedId } from "../../src/model/Ids.ts"
 
 const edit = (state: GuildState, actorId: string, messageId: string, patch: MessageUpdateRequest, current?: MessageResponse) =>
-  editMessage.decide(state, editMessage.command.make({ channelId: "101", messageId, patch, current }), contextOf(actorId, NOW + 1000))
+  editMessage.decide(state, editMessage.command.make({ channelId: CarriedId.ChannelId.make("101"), messageId: CarriedId.MessageId.make(messageId), patch, current }), contextOf(actorId, NOW + 1000))
 const remove = (state: GuildState, actorId: string, messageId: string, current?: MessageResponse) =>
-  deleteMessage.decide(state, deleteMessage.command.make({ channelId: "101", messageId, current }), contextOf(actorId))
+  deleteMessage.decide(state, deleteMessage.command.make({ channelId: CarriedId.ChannelId.make("101"), messageId: CarriedId.MessageId.make(messageId), current }), contextOf(actorId))
 const bulk = (state: GuildState, actorId: string, messageIds: ReadonlyArray<string>) =>
-  bulkDeleteMessages.decide(state, bulkDeleteMessages.command.make({ channelId: "101", messageIds }), contextOf(actorId))
+  bulkDeleteMessages.decide(state, bulkDeleteMessages.command.make({ channelId: CarriedId.ChannelId.make("101"), messageIds: messageIds.map((id) => CarriedId.MessageId.make(id)) }), contextOf(actorId))
 
 /** A snowflake made `daysAgo` days before NOW. */
 const idFrom = (daysAgo: number) => ((BigInt(NOW - daysAgo * 86_400_000) - SNOWFLAKE_EPOCH) << 22n).toString()
@@ -110,7 +111,7 @@ describe("message edit and delete decisions", () => {
         channelMessages: guild.channelMessages.with("101", appended(NO_MESSAGES, entryOf(withFiles)))
       }
       const detach = (s: GuildState, actorId: string, attachmentId: string) =>
-        deleteAttachment.decide(s, deleteAttachment.command.make({ channelId: "101", messageId: message.id, attachmentId }), contextOf(actorId))
+        deleteAttachment.decide(s, deleteAttachment.command.make({ channelId: CarriedId.ChannelId.make("101"), messageId: CarriedId.MessageId.make(message.id), attachmentId: CarriedId.AttachmentId.make(attachmentId) }), contextOf(actorId))
       const one = yield* detach(state, "2", "71")
       expect(one.events[0]).toMatchObject({ type: "MESSAGE_UPDATE", data: { attachments: [{ id: "72" }], guild_id: "100" } })
       assert.strictEqual((yield* Effect.flip(detach(state, "6", "71"))).code, "MISSING_PERMISSIONS")

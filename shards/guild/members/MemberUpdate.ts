@@ -16,6 +16,7 @@ import { guildPermissions, type GuildState } from "../State.ts"
 import { permissionsAt } from "./Timeouts.ts"
 import { canConnect } from "../channels/VoiceAccess.ts"
 import { ChannelType } from "../../../src/model/Channels.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /**
  * A member update as the actor receives it: the request's fields after the
@@ -27,7 +28,7 @@ export const MemberPatch = Schema.Struct({
   communication_disabled_until: Schema.optional(Schema.NullOr(Schema.String)),
   mute: Schema.optional(Schema.Boolean),
   deaf: Schema.optional(Schema.Boolean),
-  channel_id: Schema.optional(Schema.NullOr(Schema.String)),
+  channel_id: Schema.optional(Schema.NullOr(CarriedId.ChannelId)),
   avatar: Schema.optional(Schema.NullOr(Schema.String)),
   banner: Schema.optional(Schema.NullOr(Schema.String)),
   bio: Schema.optional(Schema.NullOr(Schema.String)),

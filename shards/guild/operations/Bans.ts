@@ -10,6 +10,7 @@ import { outranks } from "../members/Hierarchy.ts"
 import type { GuildEvent } from "../Definitions.ts"
 import { read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const MEMBER_BAN_ADD = 22
@@ -95,7 +96,7 @@ export const banMember = write(
 )
 
 /** DELETE /guilds/{id}/bans/{user_id}: BAN_MEMBERS; lifting a ban that is not there changes nothing. */
-export const unbanMember = write("UnbanMember", { targetId: Schema.String }, Schema.Null, (state, { targetId }, context) =>
+export const unbanMember = write("UnbanMember", { targetId: CarriedId.UserId }, Schema.Null, (state, { targetId }, context) =>
   Effect.gen(function*() {
     yield* requirePermission(state, context.actorId, Permission.BAN_MEMBERS, context.now)
     const pruned = pruneExpiredBans(state, context.now)

@@ -11,6 +11,7 @@ import { JOIN_SOURCE_BOT_INVITE } from "../members/JoinSources.ts"
 import { requireGrantable } from "./RoleChecks.ts"
 import { MAX_GUILD_ROLES, newRole } from "./Roles.ts"
 import { insertRole, setMemberRoles } from "./RoleRows.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 
 /** Audit log action types (part C, AuditLogActionType). */
@@ -29,7 +30,7 @@ const botRole = (roleId: string, applicationName: string, permissions: bigint): 
  */
 export const addBot = write(
   "AddBot",
-  { bot: UserPartialResponse, applicationName: Schema.String, roleId: Schema.String, permissions: Schema.String },
+  { bot: UserPartialResponse, applicationName: Schema.String, roleId: CarriedId.RoleId, permissions: Schema.String },
   Schema.Null,
   (state, { bot, applicationName, roleId, permissions }, context) =>
     Effect.gen(function*() {

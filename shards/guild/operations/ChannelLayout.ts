@@ -11,6 +11,7 @@ import { bitsOf, checkOverwrites } from "../channels/ChannelRules.ts"
 import { type Decision, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const CHANNEL_UPDATE = 11
@@ -64,7 +65,7 @@ const withOverwrites = (
 /** PUT /channels/{id}/permissions/{overwrite_id}: MANAGE_ROLES in the channel, only bits the actor holds. */
 export const putOverwrite = write(
   "PutOverwrite",
-  { channelId: Schema.String, overwriteId: Schema.String, request: PermissionOverwriteCreateRequest },
+  { channelId: CarriedId.ChannelId, overwriteId: Schema.String, request: PermissionOverwriteCreateRequest },
   Schema.Null,
   (state, { channelId, overwriteId, request }, context) =>
     Effect.gen(function*() {
@@ -100,7 +101,7 @@ export const putOverwrite = write(
 /** DELETE /channels/{id}/permissions/{overwrite_id}: MANAGE_ROLES in the channel; none to delete is a no-op. */
 export const deleteOverwrite = write(
   "DeleteOverwrite",
-  { channelId: Schema.String, overwriteId: Schema.String },
+  { channelId: CarriedId.ChannelId, overwriteId: Schema.String },
   Schema.Null,
   (state, { channelId, overwriteId }, context) =>
     Effect.gen(function*() {

@@ -13,6 +13,7 @@ import { type GuildEvent, read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
 import { viewFor } from "../Views.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const CHANNEL_CREATE = 10
@@ -31,13 +32,13 @@ export const listChannels = read("ListChannels", {}, Schema.Array(ChannelRespons
   Effect.as(requireMember(state, viewerId), ordered(state.channels.values()).filter((c) => canView(state, viewerId, c))))
 
 /** GET /channels/{id}: a channel the viewer can see. */
-export const getChannel = read("GetChannel", { channelId: Schema.String }, ChannelResponse, (state, { channelId }, viewerId) =>
+export const getChannel = read("GetChannel", { channelId: CarriedId.ChannelId }, ChannelResponse, (state, { channelId }, viewerId) =>
   visibleChannel(state, viewerId, channelId))
 
 /** POST /guilds/{id}/channels: MANAGE_CHANNELS (and MANAGE_ROLES for overwrites); appended at the end. */
 export const createChannel = write(
   "CreateChannel",
-  { channelId: Schema.String, request: ChannelCreateRequest },
+  { channelId: CarriedId.ChannelId, request: ChannelCreateRequest },
   ChannelResponse,
   (state, { channelId, request }, context) =>
     Effect.gen(function*() {
@@ -84,7 +85,7 @@ export const createChannel = write(
 /** PATCH /channels/{id}: MANAGE_CHANNELS in the channel (and MANAGE_ROLES for overwrites). */
 export const updateChannel = write(
   "UpdateChannel",
-  { channelId: Schema.String, patch: ChannelUpdateRequest },
+  { channelId: CarriedId.ChannelId, patch: ChannelUpdateRequest },
   ChannelResponse,
   (state, { channelId, patch }, context) =>
     Effect.gen(function*() {
@@ -128,7 +129,7 @@ export const updateChannel = write(
 const SETTINGS_NAMING_CHANNELS = ["system_channel_id", "afk_channel_id", "rules_channel_id"] as const
 
 /** DELETE /channels/{id}: MANAGE_CHANNELS in the channel; children lose their parent, settings naming it clear. */
-export const deleteChannel = write("DeleteChannel", { channelId: Schema.String }, ChannelResponse, (state, { channelId }, context) =>
+export const deleteChannel = write("DeleteChannel", { channelId: CarriedId.ChannelId }, ChannelResponse, (state, { channelId }, context) =>
   Effect.gen(function*() {
     const channel = yield* managedChannel(state, context.actorId, channelId, Permission.MANAGE_CHANNELS, context.now)
     const channels = new Map(state.channels)

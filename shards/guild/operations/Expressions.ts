@@ -14,6 +14,7 @@ import {
 import { createMany, createOne, deleteOne, listAll, updateOne } from "../expressions/ExpressionDecisions.ts"
 import { EmojiKind, StickerKind } from "../expressions/ExpressionKinds.ts"
 import { read, write } from "../Definitions.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 // ---- Emojis: the image is stored already, the command carries its hash ----
 
@@ -34,13 +35,13 @@ export const createEmojis = write(
 /** PATCH /guilds/{id}/emojis/{emoji_id}: renames. */
 export const updateEmoji = write(
   "UpdateEmoji",
-  { emojiId: Schema.String, name: EmojiName },
+  { emojiId: CarriedId.EmojiId, name: EmojiName },
   GuildEmojiResponse,
   (state, { emojiId, name }, context) => updateOne(EmojiKind, state, emojiId, { name }, context)
 )
 
 /** DELETE /guilds/{id}/emojis/{emoji_id} */
-export const deleteEmoji = write("DeleteEmoji", { emojiId: Schema.String }, Schema.Null, (state, { emojiId }, context) =>
+export const deleteEmoji = write("DeleteEmoji", { emojiId: CarriedId.EmojiId }, Schema.Null, (state, { emojiId }, context) =>
   deleteOne(EmojiKind, state, emojiId, context))
 
 /** GET /guilds/{id}/emojis */
@@ -71,7 +72,7 @@ export const createStickers = write(
 /** PATCH /guilds/{id}/stickers/{sticker_id}: name, and description and tags when given. */
 export const updateSticker = write(
   "UpdateSticker",
-  { stickerId: Schema.String, patch: GuildStickerUpdateRequest },
+  { stickerId: CarriedId.StickerId, patch: GuildStickerUpdateRequest },
   GuildStickerResponse,
   (state, { stickerId, patch }, context) =>
     updateOne(StickerKind, state, stickerId, {
@@ -82,7 +83,7 @@ export const updateSticker = write(
 )
 
 /** DELETE /guilds/{id}/stickers/{sticker_id} */
-export const deleteSticker = write("DeleteSticker", { stickerId: Schema.String }, Schema.Null, (state, { stickerId }, context) =>
+export const deleteSticker = write("DeleteSticker", { stickerId: CarriedId.StickerId }, Schema.Null, (state, { stickerId }, context) =>
   deleteOne(StickerKind, state, stickerId, context))
 
 /** GET /guilds/{id}/stickers */

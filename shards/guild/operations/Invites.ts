@@ -21,6 +21,7 @@ import { read, unchanged, write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
 import { permissionsAt } from "../members/Timeouts.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const INVITE_CREATE = 40
@@ -71,7 +72,7 @@ export const createInvite = write(
   "CreateInvite",
   {
     code: Schema.String,
-    channelId: Schema.String,
+    channelId: CarriedId.ChannelId,
     maxAge: Schema.Int,
     maxUses: Schema.Int,
     temporary: Schema.Boolean,
@@ -131,7 +132,7 @@ export const createInvite = write(
 /** GET /channels/{id}/invites: MANAGE_CHANNELS in the channel. */
 export const listChannelInvites = read(
   "ListChannelInvites",
-  { channelId: Schema.String, now: Schema.Number },
+  { channelId: CarriedId.ChannelId, now: Schema.Number },
   Schema.Array(GuildInviteMetadataResponse),
   (state, { channelId, now }, viewerId) =>
     Effect.as(

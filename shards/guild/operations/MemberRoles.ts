@@ -9,12 +9,13 @@ import type { GuildState } from "../State.ts"
 import { findRole, requireManageable } from "./RoleChecks.ts"
 import { setMemberRoles } from "./RoleRows.ts"
 import { withRoleGiven } from "./TemporaryMembers.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action type 25: member roles updated. */
 const MEMBER_ROLE_UPDATE = 25
 
 const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boolean) =>
-  write(tag, { targetId: Schema.String, roleId: Schema.String }, Schema.Null, (state, { targetId, roleId }, context) =>
+  write(tag, { targetId: CarriedId.UserId, roleId: CarriedId.RoleId }, Schema.Null, (state, { targetId, roleId }, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
       const member = state.members.get(targetId)

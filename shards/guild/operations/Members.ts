@@ -11,6 +11,7 @@ import { deleteMemberRow, memberRow } from "../members/MemberRows.ts"
 import { type AuditEntry, type Decision, type GuildEvent, read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { guildPermissions, membersPage, type GuildState } from "../State.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const MEMBER_KICK = 20
@@ -32,7 +33,7 @@ export const listMembers = read(
 )
 
 /** GET /guilds/{id}/members/{user_id} and @me, for a member. */
-export const getMember = read("GetMember", { targetId: Schema.String }, GuildMemberResponse, (state, { targetId }, viewerId) =>
+export const getMember = read("GetMember", { targetId: CarriedId.UserId }, GuildMemberResponse, (state, { targetId }, viewerId) =>
   Effect.flatMap(requireMember(state, viewerId), () => {
     const found = state.members.get(targetId)
     return found === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(found)
@@ -59,7 +60,7 @@ const memberEvent = (guildId: string, member: GuildMemberResponse): GuildEvent =
 /** PATCH /guilds/{id}/members/{user_id} and @me: each field under its own permission (MemberUpdate.ts). */
 export const updateMember = write(
   "UpdateMember",
-  { targetId: Schema.String, patch: MemberPatch },
+  { targetId: CarriedId.UserId, patch: MemberPatch },
   GuildMemberResponse,
   (state, { targetId, patch }, context) =>
     Effect.map(applyMemberPatch(state, context.actorId, targetId, patch, context.now), (applied): Decision<GuildMemberResponse> => {
@@ -109,7 +110,7 @@ export const memberRemoval = (state: GuildState, guildId: string, member: GuildM
 })
 
 /** DELETE /guilds/{id}/members/{user_id}: KICK_MEMBERS over a member ranked below; never the owner. */
-export const kickMember = write("KickMember", { targetId: Schema.String }, Schema.Null, (state, { targetId }, context) =>
+export const kickMember = write("KickMember", { targetId: CarriedId.UserId }, Schema.Null, (state, { targetId }, context) =>
   Effect.gen(function*() {
     yield* requirePermission(state, context.actorId, Permission.KICK_MEMBERS, context.now)
     const member = state.members.get(targetId)

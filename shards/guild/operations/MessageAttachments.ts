@@ -7,6 +7,7 @@ import { existingMessage, isEmpty, messagesOf } from "../messages/MessageAccess.
 import { deleteMessages, entryOf, updateMessage } from "../messages/MessageRows.ts"
 import { write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /**
  * The message without one of its attachments, and whether that leaves it with
@@ -30,7 +31,7 @@ export const withoutAttachment = (
  */
 export const deleteAttachment = write(
   "DeleteMessageAttachment",
-  { channelId: Schema.String, messageId: Schema.String, attachmentId: Schema.String, current: Schema.optional(MessageResponse) },
+  { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId, attachmentId: CarriedId.AttachmentId, current: Schema.optional(MessageResponse) },
   Schema.Null,
   (state, { channelId, messageId, attachmentId, current }, context) =>
     Effect.gen(function*() {

@@ -12,6 +12,7 @@ import type { ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const MESSAGE_DELETE = 72
@@ -57,7 +58,7 @@ export const checkSnapshotEdit = (before: MessageResponse, patch: MessageUpdateR
  */
 export const editMessage = write(
   "EditMessage",
-  { channelId: Schema.String, messageId: Schema.String, patch: MessageUpdateRequest, current: Schema.optional(MessageResponse) },
+  { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId, patch: MessageUpdateRequest, current: Schema.optional(MessageResponse) },
   MessageResponse,
   (state, { channelId, messageId, patch, current }, context) =>
     Effect.gen(function*() {
@@ -107,7 +108,7 @@ export const editMessage = write(
 /** DELETE /channels/{id}/messages/{message_id}: the author, or MANAGE_MESSAGES (audited). */
 export const deleteMessage = write(
   "DeleteMessage",
-  { channelId: Schema.String, messageId: Schema.String, current: Schema.optional(MessageResponse) },
+  { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId, current: Schema.optional(MessageResponse) },
   Schema.Null,
   (state, { channelId, messageId, current }, context) =>
     Effect.gen(function*() {
@@ -139,7 +140,7 @@ export const deleteMessage = write(
  */
 export const bulkDeleteMessages = write(
   "BulkDeleteMessages",
-  { channelId: Schema.String, messageIds: Schema.Array(Schema.String) },
+  { channelId: CarriedId.ChannelId, messageIds: Schema.Array(CarriedId.MessageId) },
   Schema.Null,
   (state, { channelId, messageIds }, context) =>
     Effect.gen(function*() {

@@ -4,6 +4,7 @@ import { deleteAuthorMessages, StoredMessageRef, withoutMessages } from "../mess
 import { sendableChannel } from "../messages/MessageAccess.ts"
 import { checkShape } from "../messages/MessageDraft.ts"
 import { read, write } from "../Definitions.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /**
  * The guild side of the durable message jobs (src/messages/ScheduledMessages*,
@@ -17,7 +18,7 @@ import { read, write } from "../Definitions.ts"
  */
 export const checkScheduledMessage = read(
   "CheckScheduledMessage",
-  { channelId: Schema.String, request: MessageCreateRequest, now: Schema.Number },
+  { channelId: CarriedId.ChannelId, request: MessageCreateRequest, now: Schema.Number },
   Schema.Null,
   (state, { channelId, request, now }, viewerId) =>
     Effect.gen(function*() {

@@ -4,6 +4,7 @@ import { messagesOf, readableChannel, unknownMessage } from "../messages/Message
 import { knownAbsent } from "../messages/MessageWindow.ts"
 import { read } from "../Definitions.ts"
 import { messageJsonFor, pageJsonFor } from "../messages/WindowReactions.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /**
  * Reads of a guild's messages, from the window of each channel's newest
@@ -11,7 +12,7 @@ import { messageJsonFor, pageJsonFor } from "../messages/WindowReactions.ts"
  * null for: the caller, permission granted, reads Postgres.
  */
 const PageFields = {
-  channelId: Schema.String,
+  channelId: CarriedId.ChannelId,
   limit: Schema.Int,
   before: Schema.optional(Schema.String),
   after: Schema.optional(Schema.String),
@@ -25,7 +26,7 @@ export const listMessages = read("ListMessages", PageFields, Schema.NullOr(Schem
 /** GET /channels/{id}/messages/{message_id}: its JSON from the window, or null when only Postgres may have it. */
 export const getMessage = read(
   "GetMessage",
-  { channelId: Schema.String, messageId: Schema.String },
+  { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId },
   Schema.NullOr(Schema.String),
   (state, { channelId, messageId }, viewerId) =>
     Effect.flatMap(readableChannel(state, viewerId, channelId), () => {
@@ -38,7 +39,7 @@ export const getMessage = read(
 )
 
 /** Whether the viewer sees the channel (acks): VIEW_CHANNEL. */
-export const viewMessageChannel = read("ViewMessageChannel", { channelId: Schema.String }, Schema.Null, (state, { channelId }, viewerId) =>
+export const viewMessageChannel = read("ViewMessageChannel", { channelId: CarriedId.ChannelId }, Schema.Null, (state, { channelId }, viewerId) =>
   Effect.as(visibleChannel(state, viewerId, channelId), null))
 
 export const messageReads = [listMessages, getMessage, viewMessageChannel] as const

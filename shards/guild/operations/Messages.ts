@@ -24,6 +24,7 @@ import { appended, type ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** A resend with the same nonce within this long answers the message it made. */
 const NONCE_TTL_MS = 5 * 60_000
@@ -93,7 +94,7 @@ const referencedTarget = (
 export const createMessage = write(
   "CreateMessage",
   {
-    channelId: Schema.String,
+    channelId: CarriedId.ChannelId,
     request: MessageCreateRequest,
     referenced: Schema.optional(ReferencedMessage),
     /** Files of a multipart create, already stored (src/messages/Uploads.ts). */
@@ -166,7 +167,7 @@ export const createMessage = write(
 )
 
 /** POST /channels/{id}/typing: whoever may send there; no event when the guild switched typing events off. */
-export const startTyping = write("StartTyping", { channelId: Schema.String }, Schema.Null, (state, { channelId }, context) =>
+export const startTyping = write("StartTyping", { channelId: CarriedId.ChannelId }, Schema.Null, (state, { channelId }, context) =>
   Effect.map(sendableChannel(state, context.actorId, channelId, context.now), () => {
     const quiet = (state.guild.disabled_operations & DisabledOperation.TYPING_EVENTS) !== 0
     const data = {

@@ -8,6 +8,7 @@ import { type ChannelMessages, knownAbsent } from "../messages/MessageWindow.ts"
 import { read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { setPinned } from "../messages/ReactionRows.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Pinned messages a channel holds at most. */
 export const MAX_PINS = 250
@@ -29,7 +30,7 @@ const livePins = (messages: ChannelMessages): ReadonlyMap<string, string> => {
 const lastPinTimestamp = (pins: ReadonlyMap<string, string>): string | null =>
   [...pins.values()].reduce<string | null>((newest, at) => (newest === null || at > newest ? at : newest), null)
 
-const pinFields = { channelId: Schema.String, messageId: Schema.String, current: Schema.optional(MessageResponse) }
+const pinFields = { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId, current: Schema.optional(MessageResponse) }
 
 /**
  * PUT and DELETE /channels/{id}/pins/{message_id}: PIN_MESSAGES or
@@ -81,7 +82,7 @@ export const pinMessage = pinWrite("PinMessage", true)
 export const unpinMessage = pinWrite("UnpinMessage", false)
 
 /** Whether the viewer may read the channel's pins (GET .../messages/pins, served from Postgres): READ_MESSAGE_HISTORY. */
-export const viewPins = read("ViewPins", { channelId: Schema.String }, Schema.Null, (state, { channelId }, viewerId) =>
+export const viewPins = read("ViewPins", { channelId: CarriedId.ChannelId }, Schema.Null, (state, { channelId }, viewerId) =>
   Effect.as(readableChannel(state, viewerId, channelId), null))
 
 export const pinWrites = [pinMessage, unpinMessage] as const

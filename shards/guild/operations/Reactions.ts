@@ -25,6 +25,7 @@ import {
   withReactions
 } from "../messages/WindowReactions.ts"
 import type { GuildState } from "../State.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** GuildOperations (part C): reactions switched off for the guild. */
 const REACTIONS_DISABLED = 32
@@ -79,8 +80,8 @@ const addableEmoji = (state: GuildState, emoji: typeof EmojiRef.Type): Effect.Ef
 }
 
 const reactionFields = {
-  channelId: Schema.String,
-  messageId: Schema.String,
+  channelId: CarriedId.ChannelId,
+  messageId: CarriedId.MessageId,
   emoji: EmojiRef,
   /** The message as the caller read it from Postgres (with reactions), when it is older than the window. */
   current: Schema.optional(MessageResponse)
@@ -139,7 +140,7 @@ export const addReaction = write("AddReaction", reactionFields, Schema.Null, (st
  */
 export const removeReaction = write(
   "RemoveReaction",
-  { ...reactionFields, userId: Schema.String },
+  { ...reactionFields, userId: CarriedId.UserId },
   Schema.Null,
   (state, { channelId, messageId, emoji, userId, current }, context) =>
     Effect.gen(function*() {
@@ -191,7 +192,7 @@ export const removeEmojiReactions = write("RemoveEmojiReactions", reactionFields
 /** DELETE .../reactions: every reaction of the message, MANAGE_MESSAGES. */
 export const removeAllReactions = write(
   "RemoveAllReactions",
-  { channelId: Schema.String, messageId: Schema.String, current: Schema.optional(MessageResponse) },
+  { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId, current: Schema.optional(MessageResponse) },
   Schema.Null,
   (state, { channelId, messageId, current }, context) =>
     Effect.gen(function*() {
@@ -217,7 +218,7 @@ export const removeAllReactions = write(
  */
 export const reactionUsers = read(
   "ReactionUsers",
-  { channelId: Schema.String, messageId: Schema.String, emoji: EmojiRef, after: Schema.optional(Schema.String), limit: Schema.Int },
+  { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId, emoji: EmojiRef, after: Schema.optional(Schema.String), limit: Schema.Int },
   Schema.NullOr(Schema.Array(Schema.String)),
   (state, { channelId, messageId, emoji, after, limit }, viewerId) =>
     Effect.gen(function*() {

@@ -12,6 +12,7 @@ import { findRole, requireGrantable, requireManageable } from "./RoleChecks.ts"
 import { memberRoleReads, memberRoleWrites } from "./MemberRoles.ts"
 import { roleOrderWrites } from "./RoleOrder.ts"
 import { deleteRole as deleteRoleRow, insertRole, updateRoles } from "./RoleRows.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const ROLE_CREATE = 30
@@ -55,7 +56,7 @@ export const newRole = (id: string, name: string, permissions: bigint, color = 0
 /** POST /guilds/{id}/roles: MANAGE_ROLES; the new role sits at position 1, below every other role. */
 export const createRole = write(
   "CreateRole",
-  { roleId: Schema.String, request: GuildRoleCreateRequest },
+  { roleId: CarriedId.RoleId, request: GuildRoleCreateRequest },
   GuildRoleResponse,
   (state, { roleId, request }, context) =>
     Effect.gen(function*() {
@@ -86,7 +87,7 @@ export const createRole = write(
 /** PATCH /guilds/{id}/roles/{role_id}: MANAGE_ROLES, below the actor; @everyone takes only colour and permissions. */
 export const updateRole = write(
   "UpdateRole",
-  { roleId: Schema.String, request: GuildRoleUpdateRequest },
+  { roleId: CarriedId.RoleId, request: GuildRoleUpdateRequest },
   GuildRoleResponse,
   (state, { roleId, request }, context) =>
     Effect.gen(function*() {
@@ -118,7 +119,7 @@ export const updateRole = write(
 )
 
 /** DELETE /guilds/{id}/roles/{role_id}: MANAGE_ROLES, below the actor; every member loses it. @everyone is not deletable. */
-export const deleteRole = write("DeleteRole", { roleId: Schema.String }, Schema.Null, (state, { roleId }, context) =>
+export const deleteRole = write("DeleteRole", { roleId: CarriedId.RoleId }, Schema.Null, (state, { roleId }, context) =>
   Effect.gen(function*() {
     yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
     if (isEveryone(state, roleId)) return yield* Effect.fail(unknown("ROLE"))

@@ -3,6 +3,7 @@ import { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { applyMemberPatch } from "../members/MemberUpdate.ts"
 import { read } from "../Definitions.ts"
 import { mayStay, voiceAccess } from "../channels/VoiceAccess.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 export const VoiceAccessReply = Schema.Struct({
   member: GuildMemberResponse,
@@ -16,7 +17,7 @@ export const VoiceAccessReply = Schema.Struct({
  */
 export const joinVoice = read(
   "JoinVoice",
-  { channelId: Schema.String, now: Schema.Number },
+  { channelId: CarriedId.ChannelId, now: Schema.Number },
   VoiceAccessReply,
   (state, { channelId, now }, viewerId) => Effect.fromResult(voiceAccess(state, viewerId, channelId, now))
 )
@@ -28,7 +29,7 @@ export const joinVoice = read(
  */
 export const checkVoiceMove = read(
   "CheckVoiceMove",
-  { targetId: Schema.String, channelId: Schema.NullOr(Schema.String), now: Schema.Number },
+  { targetId: CarriedId.UserId, channelId: Schema.NullOr(CarriedId.ChannelId), now: Schema.Number },
   Schema.Null,
   (state, { targetId, channelId, now }, viewerId) =>
     Effect.as(applyMemberPatch(state, viewerId, targetId, { channel_id: channelId }, now), null)

@@ -2,12 +2,12 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../../auth/Sudo.ts"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Common.ts"
+import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../../ratelimit/RateLimit.ts"
 import { GuildResponse } from "../../model/Guilds.ts"
+import { GuildPath } from "../../http/Paths.ts"
 
-const guildPath = { guild_id: Snowflake }
 
 export const GuildTransferOwnershipRequest = Schema.Struct({
   new_owner_id: Snowflake,
@@ -39,35 +39,35 @@ const proofBucket = (name: string) => ({ name: `guild.${name}`, limit: 5, window
 /** Guild-level operations of the owner and of MANAGE_GUILD (the settings PATCH is in Api.ts). */
 export class GuildManagementApi extends HttpApiGroup.make("guildManagement").add(
   HttpApiEndpoint.post("transferOwnership", "/guilds/:guild_id/transfer-ownership", {
-    params: guildPath,
+    params: GuildPath,
     payload: GuildTransferOwnershipRequest,
     success: GuildResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, proofBucket("transferOwnership")).middleware(RateLimit),
   HttpApiEndpoint.post("delete", "/guilds/:guild_id/delete", {
-    params: guildPath,
+    params: GuildPath,
     payload: GuildDeleteRequest,
     error: ApiErrors
   }).annotate(RateLimitBucket, proofBucket("delete")).middleware(RateLimit),
   HttpApiEndpoint.patch("detachedBanner", "/guilds/:guild_id/detached-banner", {
-    params: guildPath,
+    params: GuildPath,
     payload: EnabledToggleRequest,
     success: GuildResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("flexibleNames", "/guilds/:guild_id/text-channel-flexible-names", {
-    params: guildPath,
+    params: GuildPath,
     payload: EnabledToggleRequest,
     success: GuildResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.get("vanityUrl", "/guilds/:guild_id/vanity-url", {
-    params: guildPath,
+    params: GuildPath,
     success: GuildVanityURLResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("updateVanityUrl", "/guilds/:guild_id/vanity-url", {
-    params: guildPath,
+    params: GuildPath,
     payload: GuildVanityURLUpdateRequest,
     success: GuildVanityURLUpdateResponse,
     error: ApiErrors

@@ -12,6 +12,7 @@ import { RateLimitLive } from "../../ratelimit/RateLimitLive.ts"
 import { Actors } from "../Actors.ts"
 import { auditReason } from "../AuditReason.ts"
 import { VanityUrls } from "../VanityUrls.ts"
+import { CarriedId, type GuildId } from "../../model/Ids.ts"
 
 const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -20,9 +21,9 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
     const vanity = yield* VanityUrls
 
     /** Refused before any password is checked: only the owner gets as far as the proof. */
-    const requireOwner = (guildId: string, userId: string) => actors.read(guildId, Guild.ownerOnly, {}, userId)
+    const requireOwner = (guildId: GuildId, userId: string) => actors.read(guildId, Guild.ownerOnly, {}, userId)
 
-    const toggle = (guildId: string, feature: Settings.ToggledFeature, enabled: boolean) =>
+    const toggle = (guildId: GuildId, feature: Settings.ToggledFeature, enabled: boolean) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
         const reason = yield* auditReason
@@ -50,7 +51,8 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
           // Postgres no longer lists the memberships; the user actors hold them in memory until told.
           yield* Effect.forEach(
             deleted.memberIds,
-            (userId) => actors.bounded(actors.user(userId).Left({ guildId: deleted.id })).pipe(Effect.ignore),
+            // The guild's members as its actor held them.
+            (userId) => actors.bounded(actors.user(CarriedId.UserId.make(userId)).Left({ guildId: params.guild_id })).pipe(Effect.ignore),
             { concurrency: 16, discard: true }
           )
         }))

@@ -1,13 +1,11 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Common.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { IsoTimestamp } from "../../model/MessageRequests.ts"
 import { MessageResponse } from "../../model/Messages.ts"
+import { ChannelPath, MessagePath } from "../../http/Paths.ts"
 
-const channelPath = { channel_id: Snowflake }
-const pinPath = { channel_id: Snowflake, message_id: Snowflake }
 
 /** `limit` 1..50 (reference/operations.md); it arrives as text. */
 const PinLimit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 50 }))
@@ -23,12 +21,12 @@ export const ChannelPinsResponse = Schema.Struct({
 /** Pinned messages of guild channels. */
 export class PinsApi extends HttpApiGroup.make("pins").add(
   HttpApiEndpoint.get("list", "/channels/:channel_id/messages/pins", {
-    params: channelPath,
+    params: ChannelPath,
     query: { limit: Schema.optional(PinLimit), before: Schema.optional(IsoTimestamp) },
     success: ChannelPinsResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.put("pin", "/channels/:channel_id/pins/:message_id", { params: pinPath, error: ApiErrors }),
-  HttpApiEndpoint.delete("unpin", "/channels/:channel_id/pins/:message_id", { params: pinPath, error: ApiErrors }),
-  HttpApiEndpoint.post("ack", "/channels/:channel_id/pins/ack", { params: channelPath, error: ApiErrors })
+  HttpApiEndpoint.put("pin", "/channels/:channel_id/pins/:message_id", { params: MessagePath, error: ApiErrors }),
+  HttpApiEndpoint.delete("unpin", "/channels/:channel_id/pins/:message_id", { params: MessagePath, error: ApiErrors }),
+  HttpApiEndpoint.post("ack", "/channels/:channel_id/pins/ack", { params: ChannelPath, error: ApiErrors })
 ).middleware(UserAuthentication) {}

@@ -13,6 +13,7 @@ import { DEFAULT_PIN_LIMIT } from "./Api.ts"
 import { PinsRepo } from "./Repo.ts"
 import { ReactionsRepo } from "../reactions/Repo.ts"
 import { MessagesRepo } from "../Repo.ts"
+import type { MessagePath } from "../../http/Paths.ts"
 
 const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -24,7 +25,7 @@ const PinsHandlers = HttpApiBuilder.group(Api, "pins", (handlers) =>
     const dms = yield* Dms
 
     /** Pin or unpin: the message comes from Postgres when the window does not hold it. */
-    const pinning = (pin: boolean, params: { readonly channel_id: string; readonly message_id: string }) =>
+    const pinning = (pin: boolean, params: MessagePath) =>
       Effect.gen(function*() {
         const me = yield* CurrentUser
         yield* channels.byOwner(params.channel_id, {

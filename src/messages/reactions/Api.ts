@@ -1,14 +1,14 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Common.ts"
+import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../../ratelimit/RateLimit.ts"
 import { UserPartialResponse } from "../../model/Users.ts"
 import { ReactionEmojiText } from "../../model/ReactionEmoji.ts"
+import { MessagePath, TargetUserPath } from "../../http/Paths.ts"
 
-const messagePath = { channel_id: Snowflake, message_id: Snowflake }
-const emojiPath = { ...messagePath, emoji: ReactionEmojiText }
+const emojiPath = { ...MessagePath, emoji: ReactionEmojiText }
 
 /** `limit` 1..100 (conventions.md, Paging: reactions); it arrives as text. */
 export const ReactionLimit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
@@ -41,7 +41,7 @@ export class ReactionsApi extends HttpApiGroup.make("reactions").add(
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
   HttpApiEndpoint.delete("removeUser", "/channels/:channel_id/messages/:message_id/reactions/:emoji/:target_id", {
-    params: { ...emojiPath, target_id: Snowflake },
+    params: { ...emojiPath, ...TargetUserPath },
     query: sessionQuery,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
@@ -50,7 +50,7 @@ export class ReactionsApi extends HttpApiGroup.make("reactions").add(
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("removeAll", "/channels/:channel_id/messages/:message_id/reactions", {
-    params: messagePath,
+    params: MessagePath,
     error: ApiErrors
   }),
   HttpApiEndpoint.get("users", "/channels/:channel_id/messages/:message_id/reactions/:emoji", {

@@ -14,11 +14,7 @@ import { parseEmoji } from "../../model/ReactionEmoji.ts"
 import { DEFAULT_REACTION_LIMIT } from "./Api.ts"
 import { ReactionsRepo } from "./Repo.ts"
 import { MessagesRepo } from "../Repo.ts"
-
-interface MessagePath {
-  readonly channel_id: string
-  readonly message_id: string
-}
+import type { MessagePath } from "../../http/Paths.ts"
 
 /** The path's emoji (the route's schema already refused text naming none). */
 const emojiOf = (text: string) =>

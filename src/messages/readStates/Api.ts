@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Common.ts"
+import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { MessageResponse } from "../../model/Messages.ts"
+import { OwnMessagePath } from "../../http/Paths.ts"
 
 /** ReadStateAckBulkRequest (reference/schemas.md): 1 to 100 channels. */
 export const ReadStateAckBulkRequest = Schema.Struct({
@@ -43,7 +44,7 @@ export class ReadStatesApi extends HttpApiGroup.make("readStates").add(
     error: ApiErrors
   }),
   HttpApiEndpoint.delete("dismissMention", "/users/@me/mentions/:message_id", {
-    params: { message_id: Snowflake },
+    params: OwnMessagePath,
     error: ApiErrors
   })
 ).middleware(UserAuthentication) {}

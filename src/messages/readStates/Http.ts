@@ -11,6 +11,7 @@ import { ChannelLookup } from "../ChannelLookup.ts"
 import { MentionsRepo } from "./MentionsRepo.ts"
 import { DEFAULT_MENTION_LIMIT } from "./Api.ts"
 import { MessageVisibility, type ReadableGuild } from "../Visibility.ts"
+import type { GuildId } from "../../model/Ids.ts"
 
 /** The guilds `guilds` keeps: all (undefined), none, or the listed ones. */
 const guildFilter = (guilds: string | undefined): ReadonlyArray<string> | undefined =>
@@ -33,7 +34,7 @@ const ReadStatesHandlers = HttpApiBuilder.group(Api, "readStates", (handlers) =>
           const me = yield* CurrentUser
           // The last ack of a channel wins; each guild's actor takes its channels in one write.
           const latest = new Map(payload.read_states.map((r) => [r.channel_id, r.message_id]))
-          const byGuild = new Map<string, Array<{ channelId: string; messageId: string }>>()
+          const byGuild = new Map<GuildId, Array<{ channelId: string; messageId: string }>>()
           const inDms: Array<[string, string]> = []
           for (const [channelId, messageId] of latest) {
             yield* channels.byOwner(channelId, {

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Snowflake } from "../../model/Common.ts"
+import { Snowflake } from "../../model/Ids.ts"
 import { readableMassMentions } from "./ReadableMentions.ts"
 import type { ReadableGuild } from "../Visibility.ts"
 

@@ -1,13 +1,14 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Common.ts"
+import { ChannelId, MessageId } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { MentionLimit } from "../readStates/Api.ts"
 import { MessageResponse } from "../../model/Messages.ts"
+import { OwnMessagePath } from "../../http/Paths.ts"
 
 /** SaveMessageRequest (reference/schemas.md). */
-export const SaveMessageRequest = Schema.Struct({ channel_id: Snowflake, message_id: Snowflake })
+export const SaveMessageRequest = Schema.Struct({ channel_id: ChannelId, message_id: MessageId })
 
 /** SavedMessageEntryResponse: the message, or null when the user may no longer read its channel. */
 export const SavedMessageEntryResponse = Schema.Struct({
@@ -30,7 +31,7 @@ export class SavedMessagesApi extends HttpApiGroup.make("savedMessages").add(
   }),
   HttpApiEndpoint.post("save", "/users/@me/saved-messages", { payload: SaveMessageRequest, error: ApiErrors }),
   HttpApiEndpoint.delete("unsave", "/users/@me/saved-messages/:message_id", {
-    params: { message_id: Snowflake },
+    params: OwnMessagePath,
     error: ApiErrors
   })
 ).middleware(UserAuthentication) {}

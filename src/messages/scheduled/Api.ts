@@ -1,16 +1,17 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { UserAuthentication } from "../../http/Authentication.ts"
-import { Snowflake } from "../../model/Common.ts"
+import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { ScheduledMessageRequest, ScheduledMessageResponse } from "./Schemas.ts"
+import { ChannelPath } from "../../http/Paths.ts"
 
 const scheduledPath = { scheduled_message_id: Snowflake }
 
 /** Scheduled messages: a message stored now and sent by the server when it is due (ScheduledSender.ts). */
 export class ScheduledMessagesApi extends HttpApiGroup.make("scheduledMessages").add(
   HttpApiEndpoint.post("schedule", "/channels/:channel_id/messages/schedule", {
-    params: { channel_id: Snowflake },
+    params: ChannelPath,
     payload: ScheduledMessageRequest,
     success: ScheduledMessageResponse.pipe(HttpApiSchema.status(201)),
     error: ApiErrors

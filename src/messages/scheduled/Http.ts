@@ -10,6 +10,7 @@ import { Snowflakes } from "../../platform/Snowflake.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { ScheduledMessagesRepo } from "./Repo.ts"
 import { dueInstant, payloadOf, type ScheduledMessageRequest } from "./Schemas.ts"
+import { CarriedId, type ChannelId, type GuildId } from "../../model/Ids.ts"
 
 /** No scheduled message of that id is the caller's. */
 const unknownScheduled = () => unknown("MESSAGE")
@@ -22,7 +23,7 @@ const ScheduledHandlers = HttpApiBuilder.group(Api, "scheduledMessages", (handle
     const snowflakes = yield* Snowflakes
 
     /** When it is due, after the checks of sending it now (the send checks them again when it is due). */
-    const checked = (userId: string, channelId: string, guildId: string, payload: ScheduledMessageRequest) =>
+    const checked = (userId: string, channelId: ChannelId, guildId: GuildId, payload: ScheduledMessageRequest) =>
       Effect.gen(function*() {
         const now = Date.now()
         const scheduledAt = yield* dueInstant(payload, now)
@@ -52,7 +53,8 @@ const ScheduledHandlers = HttpApiBuilder.group(Api, "scheduledMessages", (handle
           const found = yield* repo.find(me.id, params.scheduled_message_id)
           if (found === undefined) return yield* unknownScheduled()
           const guildId = yield* channels.guildOf(found.channel_id)
-          const change = yield* checked(me.id, found.channel_id, guildId, payload)
+          // The channel as our storage holds it.
+          const change = yield* checked(me.id, CarriedId.ChannelId.make(found.channel_id), guildId, payload)
           const updated = yield* repo.update(me.id, params.scheduled_message_id, change)
           if (!updated) {
             return yield* invalidField("scheduled_local_at", "INVALID_SCHEDULED_MESSAGE_PAYLOAD", "The message was sent already")

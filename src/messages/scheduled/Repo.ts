@@ -2,12 +2,13 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { MessageCreateRequest } from "../../model/MessageRequests.ts"
 import { type ScheduledMessageResponse, ScheduledMessageStatus } from "./Schemas.ts"
+import type { ChannelId, GuildId } from "../../model/Ids.ts"
 
 interface Row {
   readonly id: string
   readonly user_id: string
-  readonly channel_id: string
-  readonly guild_id: string
+  readonly channel_id: ChannelId
+  readonly guild_id: GuildId
   readonly payload: unknown
   readonly scheduled_at: Date
   readonly scheduled_local_at: string
@@ -23,8 +24,8 @@ interface Row {
 export interface ClaimedMessage {
   readonly id: string
   readonly userId: string
-  readonly channelId: string
-  readonly guildId: string
+  readonly channelId: ChannelId
+  readonly guildId: GuildId
   readonly request: MessageCreateRequest
   /** The operation of its send: the same on every attempt. */
   readonly operationId: string
@@ -33,8 +34,8 @@ export interface ClaimedMessage {
 export interface NewScheduledMessage {
   readonly id: string
   readonly userId: string
-  readonly channelId: string
-  readonly guildId: string
+  readonly channelId: ChannelId
+  readonly guildId: GuildId
   readonly request: MessageCreateRequest
   readonly scheduledAt: number
   readonly scheduledLocalAt: string

@@ -5,6 +5,7 @@ import type { WriteCommand } from "../../../shards/guild/operations/index.ts"
 import { Guild } from "../../../shards/guild/Protocol.ts"
 import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"
 import { queryAt, scratchDatabase } from "../../support/Postgres.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}
 
@@ -64,7 +65,7 @@ layer(Cluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (
       expect(missing).toMatchObject({ _tag: "NotFound", code: "UNKNOWN_GUILD" })
       const stranger = yield* Effect.flip(client("500").View({ userId: "2" }))
       expect(stranger).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
-      const strangerRead = yield* Effect.flip(client("500").Read({ viewerId: "2", query: { _tag: "GetMember", targetId: "1" } }))
+      const strangerRead = yield* Effect.flip(client("500").Read({ viewerId: "2", query: { _tag: "GetMember", targetId: CarriedId.UserId.make("1") } }))
       expect(strangerRead).toMatchObject({ _tag: "Forbidden", code: "MISSING_ACCESS" })
       const strangerWrite = yield* Effect.flip(client("500").Write({
         operationId: "9100", actorId: "2", reason: null, now: Date.now(), command: { _tag: "UpdateGuild", patch: { name: "Mine" } }

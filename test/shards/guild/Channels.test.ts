@@ -8,6 +8,7 @@ import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { ChannelCreateRequest } from "../../../src/model/Channels.ts"
 import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -26,7 +27,7 @@ const state: GuildState = {
 }
 
 const create = (s: GuildState, actorId: string, channelId: string, request: ChannelCreateRequest) =>
-  Channels.createChannel.decide(s, Channels.createChannel.command.make({ channelId, request }), context(actorId))
+  Channels.createChannel.decide(s, Channels.createChannel.command.make({ channelId: CarriedId.ChannelId.make(channelId), request }), context(actorId))
 
 /** A validation failure's field code, else the error's own code. */
 const codeOf = (e: { readonly code: string; readonly errors?: ReadonlyArray<{ readonly code?: string | undefined }> | undefined }) =>
@@ -96,7 +97,7 @@ describe("channel operations", () => {
     Effect.gen(function*() {
       const s = yield* withCategory
       const update = (actorId: string, channelId: string, patch: typeof Channels.updateChannel.command.Type["patch"]) =>
-        Channels.updateChannel.decide(s, Channels.updateChannel.command.make({ channelId, patch }), context(actorId))
+        Channels.updateChannel.decide(s, Channels.updateChannel.command.make({ channelId: CarriedId.ChannelId.make(channelId), patch }), context(actorId))
       const moved = yield* update("2", "101", { name: "Main Hall", parent_id: "300", topic: "hi" })
       assert.deepStrictEqual([moved.reply.name, moved.reply.parent_id, moved.reply.topic], ["main-hall", "300", "hi"])
       assert.strictEqual(moved.audit[0]?.actionType, 11)
@@ -113,7 +114,7 @@ describe("channel operations", () => {
     Effect.gen(function*() {
       const s = yield* withCategory
       const remove = (actorId: string, channelId: string) =>
-        Channels.deleteChannel.decide(s, Channels.deleteChannel.command.make({ channelId }), context(actorId))
+        Channels.deleteChannel.decide(s, Channels.deleteChannel.command.make({ channelId: CarriedId.ChannelId.make(channelId) }), context(actorId))
       const category = yield* remove("2", "300")
       assert.strictEqual(category.next.channels.get("301")?.parent_id, null)
       assert.deepStrictEqual(category.events.map((e) => e.type), ["CHANNEL_DELETE", "CHANNEL_UPDATE"])
@@ -151,7 +152,7 @@ describe("channel operations", () => {
     Effect.gen(function*() {
       const put = (s: GuildState, actorId: string, overwriteId: string, type: 0 | 1, allow: bigint, deny: bigint) =>
         ChannelLayout.putOverwrite.decide(s, ChannelLayout.putOverwrite.command.make({
-          channelId: "101", overwriteId, request: { type, allow: allow.toString(), deny: deny.toString() }
+          channelId: CarriedId.ChannelId.make("101"), overwriteId, request: { type, allow: allow.toString(), deny: deny.toString() }
         }), context(actorId))
       const created = yield* put(state, "3", "4", 1, 0n, Permission.SEND_MESSAGES)
       assert.strictEqual(created.audit[0]?.actionType, 13)
@@ -163,7 +164,7 @@ describe("channel operations", () => {
       assert.strictEqual((yield* Effect.flip(put(state, "2", "4", 1, 0n, Permission.SEND_MESSAGES))).code, "MISSING_PERMISSIONS")
       assert.strictEqual((yield* Effect.flip(put(state, "3", "77", 0, 0n, 0n))).code, "UNKNOWN_ROLE")
       const removed = yield* ChannelLayout.deleteOverwrite.decide(updated.next,
-        ChannelLayout.deleteOverwrite.command.make({ channelId: "101", overwriteId: "4" }), context("3"))
+        ChannelLayout.deleteOverwrite.command.make({ channelId: CarriedId.ChannelId.make("101"), overwriteId: "4" }), context("3"))
       assert.strictEqual(removed.audit[0]?.actionType, 15)
       assert.deepStrictEqual(removed.next.channels.get("101")?.permission_overwrites, [])
     }))
@@ -176,7 +177,7 @@ describe("channel operations", () => {
       assert.deepStrictEqual((yield* list("1")).map((c) => c.id), ["101", "200"])
       assert.deepStrictEqual((yield* list("4")).map((c) => c.id), ["101"])
       assert.strictEqual((yield* Effect.flip(list("9"))).code, "MISSING_ACCESS")
-      const get = Channels.getChannel.run(s, Channels.getChannel.query.make({ channelId: "200" }), "4")
+      const get = Channels.getChannel.run(s, Channels.getChannel.query.make({ channelId: CarriedId.ChannelId.make("200") }), "4")
       assert.strictEqual((yield* Effect.flip(get)).code, "MISSING_ACCESS")
     }))
 })

@@ -4,6 +4,7 @@ import { createEmoji, createEmojis, deleteEmoji, updateSticker, createSticker } 
 import type { WriteContext } from "../../../shards/guild/Definitions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -50,11 +51,11 @@ describe("expression decisions", () => {
   it("lets only managers or the creator holding CREATE_EXPRESSIONS delete, and 404s unknown ids", () => {
     const member = { user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }
     const state = { ...bulk(base, items(1)).next, members: SharedMap.from([...base.members, ["2", member]]) }
-    const byMember = Effect.runSyncExit(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: "1000" }), { ...context, actorId: "2" }))
+    const byMember = Effect.runSyncExit(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: CarriedId.EmojiId.make("1000") }), { ...context, actorId: "2" }))
     expect(JSON.stringify(byMember)).toContain("MISSING_PERMISSIONS")
-    const unknown = Effect.runSyncExit(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: "1" }), context))
+    const unknown = Effect.runSyncExit(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: CarriedId.EmojiId.make("1") }), context))
     expect(JSON.stringify(unknown)).toContain("UNKNOWN_EMOJI")
-    const byOwner = Effect.runSync(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: "1000" }), context))
+    const byOwner = Effect.runSync(deleteEmoji.decide(state, deleteEmoji.command.make({ emojiId: CarriedId.EmojiId.make("1000") }), context))
     assert.strictEqual(byOwner.next.emojis.size, 0)
     assert.deepStrictEqual(byOwner.audit, [{ actionType: 62, targetId: "1000", changes: [{ key: "name", old_value: "e_1000" }] }])
   })
@@ -64,7 +65,7 @@ describe("expression decisions", () => {
     const state = Effect.runSync(createSticker.decide(base, createSticker.command.make({ sticker }), context)).next
     const decision = Effect.runSync(updateSticker.decide(
       state,
-      updateSticker.command.make({ stickerId: "8", patch: { name: "st", description: null } }),
+      updateSticker.command.make({ stickerId: CarriedId.StickerId.make("8"), patch: { name: "st", description: null } }),
       context
     ))
     assert.strictEqual(decision.reply.description, "")

@@ -8,6 +8,7 @@ import * as Views from "../../../shards/guild/Views.ts"
 import { viewFor } from "../../../shards/guild/Views.ts"
 import { GuildResponse } from "../../../src/model/Guilds.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -42,7 +43,7 @@ describe("guild reads", () => {
     Effect.gen(function*() {
       const stranger = yield* Effect.flip(Reads.view("9")(base))
       assert.strictEqual(stranger.code, "MISSING_ACCESS")
-      const missing = yield* Effect.flip(Members.getMember.run(base, Members.getMember.query.make({ targetId: "9" }), "1"))
+      const missing = yield* Effect.flip(Members.getMember.run(base, Members.getMember.query.make({ targetId: CarriedId.UserId.make("9") }), "1"))
       assert.strictEqual(missing.code, "UNKNOWN_MEMBER")
       const strangerPage = yield* Effect.flip(Members.listMembers.run(base, Members.listMembers.query.make({ limit: 10 }), "9"))
       assert.strictEqual(strangerPage.code, "MISSING_ACCESS")

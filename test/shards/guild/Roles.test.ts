@@ -9,6 +9,7 @@ import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
 import { BadRequest } from "../../../src/model/Errors.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -29,7 +30,7 @@ const context = (actorId: string): WriteContext => ({ guildId: "100", actorId, o
 describe("role operations", () => {
   it.effect("create a role at position 1 with the asked bits, audit 30 and GUILD_ROLE_CREATE", () =>
     Effect.gen(function*() {
-      const command = Roles.createRole.command.make({ roleId: "20", request: { name: "helpers", color: 255, permissions: "2048" } })
+      const command = Roles.createRole.command.make({ roleId: CarriedId.RoleId.make("20"), request: { name: "helpers", color: 255, permissions: "2048" } })
       const decision = yield* Roles.createRole.decide(state, command, context("2"))
       assert.deepStrictEqual(decision.reply, {
         id: "20", name: "helpers", color: 255, position: 1, hoist_position: null, permissions: "2048", hoist: false, mentionable: false, unicode_emoji: null
@@ -37,7 +38,7 @@ describe("role operations", () => {
       assert.strictEqual(decision.next.roles.get("20")?.name, "helpers")
       assert.strictEqual(decision.audit[0]?.actionType, 30)
       assert.strictEqual(decision.events[0]?.type, "GUILD_ROLE_CREATE")
-      const ungrantable = Roles.createRole.command.make({ roleId: "21", request: { name: "x", permissions: Permission.BAN_MEMBERS.toString() } })
+      const ungrantable = Roles.createRole.command.make({ roleId: CarriedId.RoleId.make("21"), request: { name: "x", permissions: Permission.BAN_MEMBERS.toString() } })
       const refused = yield* Effect.flip(Roles.createRole.decide(state, ungrantable, context("2")))
       assert.strictEqual(refused.code, "MISSING_PERMISSIONS")
       const plain = yield* Effect.flip(Roles.createRole.decide(state, command, context("4")))
@@ -53,33 +54,33 @@ describe("role operations", () => {
         roles: new Map([...state.roles, ...Array.from({ length: 246 }, (_, i): [string, GuildRoleResponse] => [`${1000 + i}`, role(`${1000 + i}`, 1)])])
       }
       assert.strictEqual(full.roles.size, 250)
-      const command = Roles.createRole.command.make({ roleId: "20", request: { name: "one too many" } })
+      const command = Roles.createRole.command.make({ roleId: CarriedId.RoleId.make("20"), request: { name: "one too many" } })
       const error = yield* Effect.flip(Roles.createRole.decide(full, command, context("1")))
       assert.strictEqual(error.code, "MAX_GUILD_ROLES")
     }))
 
   it.effect("update and delete only below the actor; @everyone is not deletable; a deleted role leaves its members", () =>
     Effect.gen(function*() {
-      const above = Roles.updateRole.command.make({ roleId: "10", request: { name: "mine" } })
+      const above = Roles.updateRole.command.make({ roleId: CarriedId.RoleId.make("10"), request: { name: "mine" } })
       assert.strictEqual((yield* Effect.flip(Roles.updateRole.decide(state, above, context("2")))).code, "MISSING_PERMISSIONS")
-      const below = Roles.updateRole.command.make({ roleId: "12", request: { name: "renamed", hoist: true } })
+      const below = Roles.updateRole.command.make({ roleId: CarriedId.RoleId.make("12"), request: { name: "renamed", hoist: true } })
       const updated = yield* Roles.updateRole.decide(state, below, context("2"))
       assert.deepStrictEqual(updated.audit[0]?.changes, [
         { key: "name", old_value: "r12", new_value: "renamed" },
         { key: "hoist", old_value: false, new_value: true }
       ])
-      const everyoneName = Roles.updateRole.command.make({ roleId: "100", request: { name: "all", color: 5 } })
+      const everyoneName = Roles.updateRole.command.make({ roleId: CarriedId.RoleId.make("100"), request: { name: "all", color: 5 } })
       const everyone = yield* Roles.updateRole.decide(state, everyoneName, context("1"))
       assert.strictEqual(everyone.reply.name, "@everyone")
       assert.strictEqual(everyone.reply.color, 5)
-      const missing = Roles.updateRole.command.make({ roleId: "77", request: {} })
+      const missing = Roles.updateRole.command.make({ roleId: CarriedId.RoleId.make("77"), request: {} })
       assert.strictEqual((yield* Effect.flip(Roles.updateRole.decide(state, missing, context("1")))).code, "UNKNOWN_ROLE")
 
-      const removed = yield* Roles.deleteRole.decide(state, Roles.deleteRole.command.make({ roleId: "12" }), context("2"))
+      const removed = yield* Roles.deleteRole.decide(state, Roles.deleteRole.command.make({ roleId: CarriedId.RoleId.make("12") }), context("2"))
       assert.isFalse(removed.next.roles.has("12"))
       assert.deepStrictEqual(removed.next.members.get("3")?.roles, [])
       assert.deepStrictEqual(removed.events.map((e) => e.type), ["GUILD_ROLE_DELETE", "GUILD_MEMBER_UPDATE"])
-      const everyoneDelete = Roles.deleteRole.command.make({ roleId: "100" })
+      const everyoneDelete = Roles.deleteRole.command.make({ roleId: CarriedId.RoleId.make("100") })
       assert.strictEqual((yield* Effect.flip(Roles.deleteRole.decide(state, everyoneDelete, context("1")))).code, "UNKNOWN_ROLE")
     }))
 
@@ -104,19 +105,19 @@ describe("role operations", () => {
 
   it.effect("grant and remove a role below the actor, audit 25 with $add / $remove", () =>
     Effect.gen(function*() {
-      const grant = MemberRoles.addMemberRole.command.make({ targetId: "4", roleId: "11" })
+      const grant = MemberRoles.addMemberRole.command.make({ targetId: CarriedId.UserId.make("4"), roleId: CarriedId.RoleId.make("11") })
       const granted = yield* MemberRoles.addMemberRole.decide(state, grant, context("2"))
       assert.deepStrictEqual(granted.next.members.get("4")?.roles, ["11"])
       assert.deepStrictEqual(granted.audit[0]?.changes, [{ key: "$add", new_value: [{ id: "11", name: "r11" }] }])
       const again = yield* MemberRoles.addMemberRole.decide(granted.next, grant, context("2"))
       assert.strictEqual(again.audit.length, 0)
-      const removal = MemberRoles.removeMemberRole.command.make({ targetId: "4", roleId: "11" })
+      const removal = MemberRoles.removeMemberRole.command.make({ targetId: CarriedId.UserId.make("4"), roleId: CarriedId.RoleId.make("11") })
       const removed = yield* MemberRoles.removeMemberRole.decide(granted.next, removal, context("2"))
       assert.deepStrictEqual(removed.next.members.get("4")?.roles, [])
       assert.strictEqual(removed.audit[0]?.changes[0]?.key, "$remove")
-      const own = MemberRoles.addMemberRole.command.make({ targetId: "4", roleId: "10" })
+      const own = MemberRoles.addMemberRole.command.make({ targetId: CarriedId.UserId.make("4"), roleId: CarriedId.RoleId.make("10") })
       assert.strictEqual((yield* Effect.flip(MemberRoles.addMemberRole.decide(state, own, context("2")))).code, "MISSING_PERMISSIONS")
-      const nobody = MemberRoles.addMemberRole.command.make({ targetId: "9", roleId: "11" })
+      const nobody = MemberRoles.addMemberRole.command.make({ targetId: CarriedId.UserId.make("9"), roleId: CarriedId.RoleId.make("11") })
       assert.strictEqual((yield* Effect.flip(MemberRoles.addMemberRole.decide(state, nobody, context("2")))).code, "UNKNOWN_MEMBER")
     }))
 })

@@ -7,6 +7,7 @@ import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { mayStay, voiceAccess } from "../../../shards/guild/channels/VoiceAccess.ts"
 import { ChannelType } from "../../../src/model/Channels.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const now = Date.parse("2026-06-01T00:00:00Z")
@@ -105,7 +106,7 @@ describe("voice access", () => {
 
   it("moves a member by PATCH only where they could connect themselves", () => {
     const move = (target: string, channelId: string) =>
-      Effect.runSync(Effect.match(applyMemberPatch(s, "2", target, { channel_id: channelId }, now), {
+      Effect.runSync(Effect.match(applyMemberPatch(s, "2", target, { channel_id: CarriedId.ChannelId.make(channelId) }, now), {
         onFailure: (e) => e.code,
         onSuccess: () => "ok"
       }))

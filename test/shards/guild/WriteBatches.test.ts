@@ -4,6 +4,7 @@ import * as Members from "../../../shards/guild/operations/Members.ts"
 import { createGuild } from "../../../shards/guild/State.ts"
 import type { CommittedWrite } from "../../../shards/guild/Repo.ts"
 import { ActorStopped, type Delivery, makeWriteBatches } from "../../../shards/guild/WriteBatches.ts"
+import { CarriedId } from "../../../src/model/Ids.ts"
 
 const owner = { id: "1", username: "u1", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
 const state = createGuild({ guildId: "100", channelId: "101", owner, name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -14,7 +15,7 @@ const nickChange = (operationId: string, nick: string, fresh: boolean): [Committ
   {
     fresh,
     decide: (state, context) =>
-      Members.updateMember.decideJson(state, Members.updateMember.command.make({ targetId: "1", patch: { nick } }), context)
+      Members.updateMember.decideJson(state, Members.updateMember.command.make({ targetId: CarriedId.UserId.make("1"), patch: { nick } }), context)
   }
 ]
 
