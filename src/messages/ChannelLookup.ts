@@ -26,8 +26,6 @@ export interface ByOwner<A, E, R, B, E2, R2> {
  * they do in each, not how to tell which.
  */
 export class ChannelLookup extends Context.Service<ChannelLookup, {
-  /** The channel's guild, null for a DM channel; 404 UNKNOWN_CHANNEL when there is no such channel. */
-  readonly guildOrDm: (channelId: string) => Effect.Effect<GuildId | null, NotFound>
   /** The channel's guild; 404 UNKNOWN_CHANNEL for a DM channel or no channel. */
   readonly guildOf: (channelId: string) => Effect.Effect<GuildId, NotFound>
   /** `guild` with the channel's guild, or `dm` for a DM channel; 404 UNKNOWN_CHANNEL when there is no such channel. */
@@ -54,7 +52,6 @@ export class ChannelLookup extends Context.Service<ChannelLookup, {
         Effect.flatMap(guildOrDm(channelId), (guildId): Effect.Effect<A | B, E | E2, R | R2> =>
           guildId === null ? routes.dm() : routes.guild(guildId))
       return ChannelLookup.of({
-        guildOrDm,
         guildOf: (channelId) =>
           Effect.flatMap(guildOrDm(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))),
         byOwner
