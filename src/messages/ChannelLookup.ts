@@ -45,17 +45,18 @@ export class ChannelLookup extends Context.Service<ChannelLookup, {
           if (known.size >= MAX_REMEMBERED) known.clear()
           known.set(channelId, guildId)
         })
-      const guildOrDm = (channelId: string) => {
+      // Shared by the methods below unnamed, so that a request gets one span of its own here.
+      const lookup = (channelId: string) => {
         const guildId = known.get(channelId)
         return guildId === undefined ? Effect.tap(channelGuilds.guildOrDm(channelId), remember(channelId)) : Effect.succeed(guildId)
       }
-      const byOwner = <A, E, R, B, E2, R2>(channelId: string, routes: ByOwner<A, E, R, B, E2, R2>) =>
-        Effect.flatMap(guildOrDm(channelId), (guildId): Effect.Effect<A | B, E | E2, R | R2> =>
-          guildId === null ? routes.dm() : routes.guild(guildId))
+      const byOwner = Effect.fn("ChannelLookup.byOwner")(<A, E, R, B, E2, R2>(channelId: string, routes: ByOwner<A, E, R, B, E2, R2>) =>
+        Effect.flatMap(lookup(channelId), (guildId): Effect.Effect<A | B, E | E2, R | R2> =>
+          guildId === null ? routes.dm() : routes.guild(guildId)))
       return ChannelLookup.of({
-        guildOrDm,
-        guildOf: (channelId) =>
-          Effect.flatMap(guildOrDm(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))),
+        guildOrDm: Effect.fn("ChannelLookup.guildOrDm")(lookup),
+        guildOf: Effect.fn("ChannelLookup.guildOf")((channelId) =>
+          Effect.flatMap(lookup(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId)))),
         byOwner
       })
     })
