@@ -110,7 +110,8 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
       }
 
       return VoiceRoutes.of({
-        get: Effect.fn("VoiceRoutes.get")((guildId, userId) => redisCall("not read", undefined, () => redis.hget(guildPrefix + guildId, userId).then(stateOf))),
+        get: Effect.fn("VoiceRoutes.get")((guildId, userId) =>
+          redisCall("not read", undefined, () => redis.hget(guildPrefix + guildId, userId).then(stateOf))),
         list: Effect.fn("VoiceRoutes.list")((guildId) =>
           redisCall("not listed", [], () =>
             redis.hvals(guildPrefix + guildId).then((values) => values.flatMap((value) => stateOf(value) ?? [])))),

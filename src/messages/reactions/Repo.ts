@@ -64,7 +64,13 @@ export class ReactionsRepo extends Context.Service<ReactionsRepo, {
         })
       }, Effect.orDie)
 
-      const userIds = Effect.fn("ReactionsRepo.userIds")((channelId: string, messageId: string, emojiKey: string, after: string | undefined, limit: number) =>
+      const userIds = Effect.fn("ReactionsRepo.userIds")((
+        channelId: string,
+        messageId: string,
+        emojiKey: string,
+        after: string | undefined,
+        limit: number
+      ) =>
         Effect.map(
           sql<{ readonly user_id: string }>`
             SELECT user_id::text AS user_id FROM message_reactions

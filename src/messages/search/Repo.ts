@@ -46,7 +46,11 @@ export class SearchRepo extends Context.Service<SearchRepo, {
         return parts.length === 0 ? undefined : sql.join(" && ", false)(parts)
       }
 
-      const search = Effect.fn("SearchRepo.search")(function*(r: SearchMessagesRequest, channelIds: ReadonlyArray<string>, page: { offset: number; limit: number }) {
+      const search = Effect.fn("SearchRepo.search")(function*(
+        r: SearchMessagesRequest,
+        channelIds: ReadonlyArray<string>,
+        page: { offset: number; limit: number }
+      ) {
         const wanted = [...(r.channel_id ?? []), ...(r.channel_ids ?? [])]
         const excluded = new Set(r.exclude_channel_id ?? [])
         const channels = channelIds.filter((id) => (wanted.length === 0 || wanted.includes(id)) && !excluded.has(id))
