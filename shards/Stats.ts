@@ -62,7 +62,7 @@ export class ClusterStats extends Context.Service<ClusterStats, {
       ClusterStats,
       Effect.map(LiveActors, (live) => {
         const processId = randomUUID()
-        return { all: Effect.sync(() => [snapshotOf(processId, role, live)]) }
+        return { all: Effect.sync(() => [snapshotOf(processId, role, live)]).pipe(Effect.withSpan("ClusterStats.all")) }
       })
     )
 
@@ -102,7 +102,7 @@ export class ClusterStats extends Context.Service<ClusterStats, {
             if (snapshot._tag === "Some") snapshots.push(snapshot.value)
           }
           return snapshots
-        })
+        }).pipe(Effect.withSpan("ClusterStats.all"))
         return { all }
       })
     )

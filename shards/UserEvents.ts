@@ -42,8 +42,8 @@ export class UserEvents extends Context.Service<UserEvents, {
     Effect.map(PubSub.unbounded<UserDispatch>(), (pubsub) =>
       UserEvents.of({
         pubsub,
-        publish: (userIds, dispatch) =>
-          Effect.asVoid(PubSub.publishAll(pubsub, [...new Set(userIds)].map((userId) => ({ userId, dispatch }))))
+        publish: Effect.fn("UserEvents.publish")((userIds, dispatch) =>
+          Effect.asVoid(PubSub.publishAll(pubsub, [...new Set(userIds)].map((userId) => ({ userId, dispatch })))))
       }))
   )
 
@@ -55,7 +55,7 @@ export class UserEvents extends Context.Service<UserEvents, {
       const pubsub = yield* PubSub.unbounded<UserDispatch>()
       return UserEvents.of({
         pubsub,
-        publish: (userIds, dispatch) =>
+        publish: Effect.fn("UserEvents.publish")((userIds, dispatch) =>
           Effect.promise(() => {
             const message = encodeUserDispatch(dispatch)
             const pipeline = redis.pipeline()
@@ -64,7 +64,7 @@ export class UserEvents extends Context.Service<UserEvents, {
           }).pipe(
             Effect.catchCause((cause) => Effect.logWarning("gateway: a user event was not published", cause)),
             Effect.asVoid
-          )
+          ))
       })
     })
   )

@@ -23,44 +23,46 @@ export class DmRepo extends Context.Service<DmRepo, {
     DmRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const load = (channelId: string): Effect.Effect<DmState | undefined> =>
-        Effect.gen(function*() {
-          const [channel] = yield* sql<{
-            type: number
-            name: string | null
-            icon: string | null
-            owner_id: string | null
-            nicks: unknown
-            last_message_id: string | null
-          }>`SELECT c.type, c.name, d.icon, d.owner_id::text AS owner_id, d.nicks, d.last_message_id::text AS last_message_id
-             FROM channels c JOIN dm_channels d ON d.channel_id = c.id WHERE c.id = ${channelId} AND c.guild_id IS NULL`
-          if (channel === undefined) return undefined
-          const rows = yield* sql<UserRow & { is_open: boolean }>`
-            SELECT u.*, r.is_open FROM dm_recipients r JOIN users u ON u.id = r.user_id
-            WHERE r.channel_id = ${channelId} ORDER BY r.added_at, r.user_id`
-          const [call] = yield* sql<{ ringing: ReadonlyArray<string>; region: string | null }>`
-            SELECT ringing::text[] AS ringing, region FROM dm_calls WHERE channel_id = ${channelId}`
-          return {
-            id: channelId,
-            type: decodeType(channel.type),
-            name: channel.name,
-            icon: channel.icon,
-            ownerId: channel.owner_id,
-            nicks: decodeNicks(channel.nicks),
-            lastMessageId: channel.last_message_id,
-            recipients: new Map(rows.map((r): [string, Recipient] => [r.id, { user: toUserPartial(r), open: r.is_open }])),
-            call: call === undefined ? undefined : { ringing: call.ringing, region: call.region },
-            recent: []
-          }
-        }).pipe(Effect.orDie)
+      const load = Effect.fn("DmRepo.load")(function*(channelId: string) {
+        const [channel] = yield* sql<{
+          type: number
+          name: string | null
+          icon: string | null
+          owner_id: string | null
+          nicks: unknown
+          last_message_id: string | null
+        }>`SELECT c.type, c.name, d.icon, d.owner_id::text AS owner_id, d.nicks, d.last_message_id::text AS last_message_id
+           FROM channels c JOIN dm_channels d ON d.channel_id = c.id WHERE c.id = ${channelId} AND c.guild_id IS NULL`
+        if (channel === undefined) return undefined
+        const rows = yield* sql<UserRow & { is_open: boolean }>`
+          SELECT u.*, r.is_open FROM dm_recipients r JOIN users u ON u.id = r.user_id
+          WHERE r.channel_id = ${channelId} ORDER BY r.added_at, r.user_id`
+        const [call] = yield* sql<{ ringing: ReadonlyArray<string>; region: string | null }>`
+          SELECT ringing::text[] AS ringing, region FROM dm_calls WHERE channel_id = ${channelId}`
+        return {
+          id: channelId,
+          type: decodeType(channel.type),
+          name: channel.name,
+          icon: channel.icon,
+          ownerId: channel.owner_id,
+          nicks: decodeNicks(channel.nicks),
+          lastMessageId: channel.last_message_id,
+          recipients: new Map(rows.map((r): [string, Recipient] => [r.id, { user: toUserPartial(r), open: r.is_open }])),
+          call: call === undefined ? undefined : { ringing: call.ringing, region: call.region },
+          recent: []
+        }
+      }, Effect.orDie)
 
-      const commitWrites = (channelId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* Effect.provideService(writeDecisions(channelId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
-          yield* recordOperations(sql, channelId, writes)
-        }))
+      const commitWrites = Effect.fn("DmRepo.commitWrites")(function*(channelId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) {
+        yield* Effect.provideService(writeDecisions(channelId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
+        yield* recordOperations(sql, channelId, writes)
+      }, sql.withTransaction)
 
-      return DmRepo.of({ load, operationResults: (ids) => operationResults(sql, ids), commitWrites })
+      return DmRepo.of({
+        load,
+        operationResults: Effect.fn("DmRepo.operationResults")((ids) => operationResults(sql, ids)),
+        commitWrites
+      })
     })
   )
 }

@@ -41,58 +41,56 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         sql`INSERT INTO actor_operations (operation_id, entity_id, result)
             VALUES (${operationId}, ${entityId}, ${JSON.stringify(result)}::jsonb)`
 
-      const load = (guildId: string) =>
-        Effect.gen(function*() {
-          const guild = yield* loadRecord(guildId)
-          if (guild === undefined) return undefined
-          const roles = yield* loadRoles(guildId)
-          const channels = yield* loadChannels(guildId)
-          const { members, memberProfiles } = yield* loadMembers(guildId)
-          const bans = yield* loadBans(guildId)
-          const invites = yield* loadInvites(guildId)
-          const { emojis, stickers } = yield* loadExpressions(guildId)
-          const channelMessages = yield* Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId))
-          const state: GuildState = {
-            guild: guild.record,
-            createdAt: guild.createdAt,
-            roles,
-            channels,
-            members,
-            memberProfiles,
-            bans,
-            invites,
-            emojis,
-            stickers,
-            channelMessages
-          }
-          return state
-        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+      const load = Effect.fn("GuildRepo.load")(function*(guildId: string) {
+        const guild = yield* loadRecord(guildId)
+        if (guild === undefined) return undefined
+        const roles = yield* loadRoles(guildId)
+        const channels = yield* loadChannels(guildId)
+        const { members, memberProfiles } = yield* loadMembers(guildId)
+        const bans = yield* loadBans(guildId)
+        const invites = yield* loadInvites(guildId)
+        const { emojis, stickers } = yield* loadExpressions(guildId)
+        const channelMessages = yield* Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId))
+        const state: GuildState = {
+          guild: guild.record,
+          createdAt: guild.createdAt,
+          roles,
+          channels,
+          members,
+          memberProfiles,
+          bans,
+          invites,
+          emojis,
+          stickers,
+          channelMessages
+        }
+        return state
+      }, Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
-      const insertGuild = (state: GuildState, operationId: string, result: unknown) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const g = state.guild
-          yield* Effect.provideService(insertRecord(g, state.createdAt), SqlClient.SqlClient, sql)
-          for (const role of state.roles.values()) {
-            yield* sql`INSERT INTO guild_roles (id, guild_id, name, permissions, position, color, hoist, mentionable)
-                       VALUES (${role.id}, ${g.id}, ${role.name}, ${role.permissions}, ${role.position}, ${role.color},
-                               ${role.hoist}, ${role.mentionable})`
-          }
-          for (const channel of state.channels.values()) {
-            yield* sql`INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw)
-                       VALUES (${channel.id}, ${g.id}, ${channel.type}, ${channel.name ?? null}, ${channel.topic ?? null},
-                               ${channel.position ?? 0}, ${channel.parent_id ?? null}, ${channel.nsfw ?? false})`
-          }
-          for (const member of state.members.values()) {
-            yield* sql`INSERT INTO guild_members (guild_id, user_id, nick, joined_at)
-                       VALUES (${g.id}, ${member.user.id}, ${member.nick ?? null}, ${member.joined_at})`
-          }
-          yield* recordOperation(operationId, g.id, result)
-        })).pipe(Effect.orDie)
+      const insertGuild = Effect.fn("GuildRepo.insertGuild")(function*(state: GuildState, operationId: string, result: unknown) {
+        const g = state.guild
+        yield* Effect.provideService(insertRecord(g, state.createdAt), SqlClient.SqlClient, sql)
+        for (const role of state.roles.values()) {
+          yield* sql`INSERT INTO guild_roles (id, guild_id, name, permissions, position, color, hoist, mentionable)
+                     VALUES (${role.id}, ${g.id}, ${role.name}, ${role.permissions}, ${role.position}, ${role.color},
+                             ${role.hoist}, ${role.mentionable})`
+        }
+        for (const channel of state.channels.values()) {
+          yield* sql`INSERT INTO channels (id, guild_id, type, name, topic, position, parent_id, nsfw)
+                     VALUES (${channel.id}, ${g.id}, ${channel.type}, ${channel.name ?? null}, ${channel.topic ?? null},
+                             ${channel.position ?? 0}, ${channel.parent_id ?? null}, ${channel.nsfw ?? false})`
+        }
+        for (const member of state.members.values()) {
+          yield* sql`INSERT INTO guild_members (guild_id, user_id, nick, joined_at)
+                     VALUES (${g.id}, ${member.user.id}, ${member.nick ?? null}, ${member.joined_at})`
+        }
+        yield* recordOperation(operationId, g.id, result)
+      }, sql.withTransaction, Effect.orDie)
 
       // A batch's rows, then all its audit entries and all its operation records in one
       // statement each: round trips, not rows, are what a batch costs. A batch of one kind of
       // row (a burst of member updates, of messages) is one statement, its own transaction.
-      const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>) => {
+      const commitWrites = Effect.fn("GuildRepo.commitWrites")((guildId: string, writes: ReadonlyArray<DecidedWrite>) => {
         const decisions = writes.map((w) => w.decision)
         const entries = writes.flatMap(({ write, decision }) =>
           decision.audit.map((entry, i) => [
@@ -117,19 +115,19 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           for (const statement of audit) yield* statement
           yield* operations
         }))
-      }
+      })
 
       return GuildRepo.of({
         load,
-        exists: (guildId) =>
-          sql`SELECT 1 FROM guilds WHERE id = ${guildId}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
-        operationResult: (operationId) =>
+        exists: Effect.fn("GuildRepo.exists")((guildId) =>
+          sql`SELECT 1 FROM guilds WHERE id = ${guildId}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)),
+        operationResult: Effect.fn("GuildRepo.operationResult")((operationId) =>
           sql<{ result: unknown }>`SELECT result FROM actor_operations WHERE operation_id = ${operationId}`.pipe(
             Effect.map((rows) => rows[0]?.result),
             Effect.orDie
-          ),
+          )),
         insertGuild,
-        operationResults: (operationIds) => operationResults(sql, operationIds),
+        operationResults: Effect.fn("GuildRepo.operationResults")((operationIds) => operationResults(sql, operationIds)),
         commitWrites
       })
     })

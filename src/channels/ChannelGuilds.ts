@@ -18,15 +18,15 @@ export class ChannelGuilds extends Context.Service<ChannelGuilds, {
     ChannelGuilds,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const guildOrDm = (channelId: string) =>
+      const lookup = (channelId: string) =>
         sql<{ guild_id: GuildId | null }>`SELECT guild_id::text AS guild_id FROM channels WHERE id = ${channelId}`.pipe(
           Effect.orDie,
           Effect.flatMap(([row]) => (row === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(row.guild_id)))
         )
       return ChannelGuilds.of({
-        guildOf: (channelId) =>
-          Effect.flatMap(guildOrDm(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))),
-        guildOrDm
+        guildOf: Effect.fn("ChannelGuilds.guildOf")((channelId) =>
+          Effect.flatMap(lookup(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId)))),
+        guildOrDm: Effect.fn("ChannelGuilds.guildOrDm")(lookup)
       })
     })
   )

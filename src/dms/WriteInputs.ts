@@ -34,7 +34,7 @@ export class DmWriteInputs extends Context.Service<DmWriteInputs, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return DmWriteInputs.of({
-        blocked: (channelId, actorId) =>
+        blocked: Effect.fn("DmWriteInputs.blocked")((channelId, actorId) =>
           Effect.map(
             sql<{ n: number }>`SELECT count(*)::int AS n FROM channels c
               JOIN dm_recipients r ON r.channel_id = c.id AND r.user_id <> ${actorId}
@@ -42,17 +42,17 @@ export class DmWriteInputs extends Context.Service<DmWriteInputs, {
                 AND ((x.user_id = ${actorId} AND x.target_id = r.user_id) OR (x.user_id = r.user_id AND x.target_id = ${actorId}))
               WHERE c.id = ${channelId} AND c.type = ${ChannelType.DM}`,
             ([row]) => (row?.n ?? 0) > 0
-          ).pipe(Effect.orDie),
-        stickers: (userId, ids) =>
-          ids.length === 0 ? Effect.succeed({ usable: [], guild: [] }) : Effect.gen(function*() {
-            const usable = yield* sql<{ id: string; name: string; animated: boolean }>`
-              SELECT i.id::text AS id, i.name, i.animated FROM pack_items i JOIN packs p ON p.id = i.pack_id
-              WHERE i.id IN ${sql.in(ids)} AND p.type = 'sticker' AND (p.creator_id = ${userId}
-                OR EXISTS (SELECT 1 FROM pack_installations n WHERE n.pack_id = p.id AND n.user_id = ${userId}))`
-            const guild = yield* sql<{ id: string }>`SELECT id::text AS id FROM guild_stickers WHERE id IN ${sql.in(ids)}`
-            return { usable: usable.map((i) => ({ id: i.id, name: i.name, animated: i.animated })), guild: guild.map((g) => g.id) }
-          }).pipe(Effect.orDie),
-        pins: (channelId) =>
+          ).pipe(Effect.orDie)),
+        stickers: Effect.fn("DmWriteInputs.stickers")(function*(userId, ids) {
+          if (ids.length === 0) return { usable: [], guild: [] }
+          const usable = yield* sql<{ id: string; name: string; animated: boolean }>`
+            SELECT i.id::text AS id, i.name, i.animated FROM pack_items i JOIN packs p ON p.id = i.pack_id
+            WHERE i.id IN ${sql.in(ids)} AND p.type = 'sticker' AND (p.creator_id = ${userId}
+              OR EXISTS (SELECT 1 FROM pack_installations n WHERE n.pack_id = p.id AND n.user_id = ${userId}))`
+          const guild = yield* sql<{ id: string }>`SELECT id::text AS id FROM guild_stickers WHERE id IN ${sql.in(ids)}`
+          return { usable: usable.map((i) => ({ id: i.id, name: i.name, animated: i.animated })), guild: guild.map((g) => g.id) }
+        }, Effect.orDie),
+        pins: Effect.fn("DmWriteInputs.pins")((channelId) =>
           Effect.map(
             sql<{ id: string; pinned_at: Date | string | null; n: number }>`
               SELECT id::text AS id, pinned_at, count(*) OVER ()::int AS n FROM messages
@@ -61,8 +61,8 @@ export class DmWriteInputs extends Context.Service<DmWriteInputs, {
               count: rows[0]?.n ?? 0,
               newest: rows.flatMap((r) => (r.pinned_at === null ? [] : [{ messageId: r.id, pinnedAt: new Date(r.pinned_at).toISOString() }]))
             })
-          ).pipe(Effect.orDie),
-        roomInGroupDms: (userId) => roomInGroupDms(sql, [userId])
+          ).pipe(Effect.orDie)),
+        roomInGroupDms: Effect.fn("DmWriteInputs.roomInGroupDms")((userId) => roomInGroupDms(sql, [userId]))
       })
     })
   )

@@ -77,10 +77,11 @@ export class EventFeed extends Context.Service<EventFeed, {
           Effect.asVoid
         )
       return EventFeed.of({
-        watchGuild: (id) => call(() => subscriber.subscribe(guildChannel(redisKeyPrefix, id))),
-        unwatchGuild: (id) => call(() => subscriber.unsubscribe(guildChannel(redisKeyPrefix, id))),
-        watchUser: (id) => call(() => subscriber.subscribe(userChannel(redisKeyPrefix, id))),
-        unwatchUser: (id) => call(() => subscriber.unsubscribe(userChannel(redisKeyPrefix, id))),
+        watchGuild: Effect.fn("EventFeed.watchGuild")((id) => call(() => subscriber.subscribe(guildChannel(redisKeyPrefix, id)))),
+        unwatchGuild: Effect.fn("EventFeed.unwatchGuild")((id) => call(() => subscriber.unsubscribe(guildChannel(redisKeyPrefix, id)))),
+        watchUser: Effect.fn("EventFeed.watchUser")((id) => call(() => subscriber.subscribe(userChannel(redisKeyPrefix, id)))),
+        unwatchUser: Effect.fn("EventFeed.unwatchUser")((id) => call(() => subscriber.unsubscribe(userChannel(redisKeyPrefix, id)))),
+        // No span on the takes: the fan-out's loop waits on them for every batch of events.
         next: Queue.takeAll(arrived),
         nextForUsers: Queue.takeAll(arrivedForUsers)
       })

@@ -126,17 +126,16 @@ export class Presences extends Context.Service<Presences, {
       )
 
       return Presences.of({
-        update: (session, update) =>
-          Effect.suspend(() => {
-            const first = !users.has(session.userId)
-            const before = JSON.stringify(shown(session.userId))
-            track(session.userId, update)
-            const now = shown(session.userId)
-            return Effect.andThen(
-              first ? routes.connected(session.userId) : Effect.void,
-              JSON.stringify(now) === before ? Effect.void : announce(session.userId, now)
-            )
-          }),
+        update: Effect.fn("Presences.update")((session, update) => {
+          const first = !users.has(session.userId)
+          const before = JSON.stringify(shown(session.userId))
+          track(session.userId, update)
+          const now = shown(session.userId)
+          return Effect.andThen(
+            first ? routes.connected(session.userId) : Effect.void,
+            JSON.stringify(now) === before ? Effect.void : announce(session.userId, now)
+          )
+        }),
         inGuild: (guildId, except) => {
           const seen = new Set<string>([except])
           const out: Array<string> = []

@@ -38,14 +38,14 @@ export class PresenceRoutes extends Context.Service<PresenceRoutes, {
     Effect.gen(function*() {
       const registry = yield* GatewayRegistry
       return PresenceRoutes.of({
-        toGuilds: (userId, presences) =>
+        toGuilds: Effect.fn("PresenceRoutes.toGuilds")((userId, presences) =>
           Effect.sync(() => {
             for (const { guildId, dispatch } of presences) {
               for (const session of registry.inGuild(guildId)) {
                 if (session.userId !== userId && wants(session.intents, Intent.GUILD_PRESENCES)) session.dispatch(dispatch)
               }
             }
-          }),
+          })),
         connected: () => Effect.void,
         disconnected: () => Effect.succeed(true),
         abandoned: Effect.never
@@ -76,7 +76,7 @@ export class PresenceRoutes extends Context.Service<PresenceRoutes, {
       yield* keepAlive({ redis, processes, processId, takeOver, redisCall })
 
       return PresenceRoutes.of({
-        toGuilds: (userId, presences) =>
+        toGuilds: Effect.fn("PresenceRoutes.toGuilds")((userId, presences) =>
           presences.length === 0 ? Effect.void : redisCall("not published", undefined, () => {
             const pipeline = redis.pipeline()
             for (const { guildId, dispatch } of presences) {
@@ -84,14 +84,15 @@ export class PresenceRoutes extends Context.Service<PresenceRoutes, {
               pipeline.publish(guildChannel(prefix, guildId), message)
             }
             return pipeline.exec().then(() => undefined)
-          }),
-        connected: (userId) =>
+          })),
+        connected: Effect.fn("PresenceRoutes.connected")((userId) =>
           redisCall("not recorded", undefined, () =>
-            redis.multi().sadd(`${userKeys}${userId}`, processId).sadd(usersOf(processId), userId).exec().then(() => undefined)),
-        disconnected: (userId) =>
+            redis.multi().sadd(`${userKeys}${userId}`, processId).sadd(usersOf(processId), userId).exec().then(() => undefined))),
+        disconnected: Effect.fn("PresenceRoutes.disconnected")((userId) =>
           redisCall("not recorded", true, () =>
             redis.eval(DISCONNECT, 3, `${userKeys}${userId}`, usersOf(processId), processes, processId, userId, Date.now())
-              .then((reply) => reply === 1)),
+              .then((reply) => reply === 1))),
+        // No span on the take: a loop waits on it for as long as the process runs.
         abandoned: Queue.takeAll(abandoned)
       })
     })

@@ -57,33 +57,31 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
       const byGuild = new Map<string, Set<GatewaySession>>()
       const closeListeners: Array<(session: GatewaySession) => Effect.Effect<void>> = []
 
-      const join = (session: GatewaySession, guildId: string) =>
-        Effect.suspend(() => {
-          session.guilds.add(guildId)
-          return addTo(byGuild, guildId, session) ? feed.watchGuild(guildId) : Effect.void
-        })
-      const leave = (session: GatewaySession, guildId: string) =>
+      const join = Effect.fn("GatewayRegistry.join")((session: GatewaySession, guildId: string) => {
+        session.guilds.add(guildId)
+        return addTo(byGuild, guildId, session) ? feed.watchGuild(guildId) : Effect.void
+      })
+      // Unnamed: a closing session leaves each of its guilds within the span of `close`.
+      const leaveGuild = (session: GatewaySession, guildId: string) =>
         Effect.suspend(() => {
           session.guilds.delete(guildId)
           return removeFrom(byGuild, guildId, session) ? feed.unwatchGuild(guildId) : Effect.void
         })
-      const open = (session: GatewaySession) =>
-        Effect.suspend(() => {
-          sessions.set(session.id, session)
-          live.sessions.add(session.id)
-          return addTo(byUser, session.userId, session) ? feed.watchUser(session.userId) : Effect.void
-        })
-      const close = (session: GatewaySession) =>
-        Effect.suspend(() => {
-          if (sessions.get(session.id) !== session) return Effect.void
-          sessions.delete(session.id)
-          live.sessions.delete(session.id)
-          const lastOfUser = removeFrom(byUser, session.userId, session)
-          return Effect.forEach(closeListeners, (listener) => listener(session), { discard: true }).pipe(
-            Effect.andThen(Effect.forEach([...session.guilds], (guildId) => leave(session, guildId), { discard: true })),
-            Effect.andThen(lastOfUser ? feed.unwatchUser(session.userId) : Effect.void)
-          )
-        })
+      const open = Effect.fn("GatewayRegistry.open")((session: GatewaySession) => {
+        sessions.set(session.id, session)
+        live.sessions.add(session.id)
+        return addTo(byUser, session.userId, session) ? feed.watchUser(session.userId) : Effect.void
+      })
+      const close = Effect.fn("GatewayRegistry.close")((session: GatewaySession) => {
+        if (sessions.get(session.id) !== session) return Effect.void
+        sessions.delete(session.id)
+        live.sessions.delete(session.id)
+        const lastOfUser = removeFrom(byUser, session.userId, session)
+        return Effect.forEach(closeListeners, (listener) => listener(session), { discard: true }).pipe(
+          Effect.andThen(Effect.forEach([...session.guilds], (guildId) => leaveGuild(session, guildId), { discard: true })),
+          Effect.andThen(lastOfUser ? feed.unwatchUser(session.userId) : Effect.void)
+        )
+      })
 
       // Sessions whose client did not come back in time.
       const expire = Effect.suspend(() => {
@@ -97,7 +95,7 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
         open,
         close,
         join,
-        leave,
+        leave: Effect.fn("GatewayRegistry.leave")(leaveGuild),
         find: (id) => sessions.get(id),
         inGuild: (guildId) => byGuild.get(guildId) ?? EMPTY,
         ofUser: (userId) => byUser.get(userId) ?? EMPTY,

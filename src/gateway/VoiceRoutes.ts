@@ -38,21 +38,21 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
       const registry = yield* GatewayRegistry
       const guilds = new Map<string, Map<string, VoiceState>>()
       return VoiceRoutes.of({
-        get: (guildId, userId) => Effect.sync(() => guilds.get(guildId)?.get(userId)),
-        list: (guildId) => Effect.sync(() => [...(guilds.get(guildId)?.values() ?? [])]),
-        put: (state) =>
+        get: Effect.fn("VoiceRoutes.get")((guildId, userId) => Effect.sync(() => guilds.get(guildId)?.get(userId))),
+        list: Effect.fn("VoiceRoutes.list")((guildId) => Effect.sync(() => [...(guilds.get(guildId)?.values() ?? [])])),
+        put: Effect.fn("VoiceRoutes.put")((state) =>
           Effect.sync(() => {
             const users = guilds.get(state.guild_id) ?? new Map<string, VoiceState>()
             guilds.set(state.guild_id, users.set(state.user_id, state))
-          }),
-        replace: (next, sessionId) =>
+          })),
+        replace: Effect.fn("VoiceRoutes.replace")((next, sessionId) =>
           Effect.sync(() => {
             const users = guilds.get(next.guild_id)
             if (users === undefined || users.get(next.user_id)?.session_id !== sessionId) return false
             users.set(next.user_id, next)
             return true
-          }),
-        remove: (guildId, userId, sessionId) =>
+          })),
+        remove: Effect.fn("VoiceRoutes.remove")((guildId, userId, sessionId) =>
           Effect.sync(() => {
             const users = guilds.get(guildId)
             const state = users?.get(userId)
@@ -60,13 +60,13 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
             users.delete(userId)
             if (users.size === 0) guilds.delete(guildId)
             return state
-          }),
-        toGuild: (guildId, dispatch) =>
+          })),
+        toGuild: Effect.fn("VoiceRoutes.toGuild")((guildId, dispatch) =>
           Effect.sync(() => {
             for (const session of registry.inGuild(guildId)) {
               if (wants(session.intents, Intent.GUILD_VOICE_STATES)) session.dispatch(dispatch)
             }
-          })
+          }))
       })
     })
   )
@@ -83,10 +83,10 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
 
       const redisCall = loggedRedisCall("gateway voice")
 
-      const toGuild = (guildId: string, dispatch: Dispatch) =>
+      const toGuild = Effect.fn("VoiceRoutes.toGuild")((guildId: string, dispatch: Dispatch) =>
         redisCall("not published", undefined, () =>
           redis.publish(guildChannel(prefix, guildId), encodeRouted({ guildId, dispatch, audience: { kind: "members" }, membership: undefined }))
-            .then(() => undefined))
+            .then(() => undefined)))
 
       /** The states a stopped process's sessions held: removed, and told to their guilds by whoever removed them. */
       const takeOver = (id: string) =>
@@ -110,11 +110,12 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
       }
 
       return VoiceRoutes.of({
-        get: (guildId, userId) => redisCall("not read", undefined, () => redis.hget(guildPrefix + guildId, userId).then(stateOf)),
-        list: (guildId) =>
+        get: Effect.fn("VoiceRoutes.get")((guildId, userId) =>
+          redisCall("not read", undefined, () => redis.hget(guildPrefix + guildId, userId).then(stateOf))),
+        list: Effect.fn("VoiceRoutes.list")((guildId) =>
           redisCall("not listed", [], () =>
-            redis.hvals(guildPrefix + guildId).then((values) => values.flatMap((value) => stateOf(value) ?? []))),
-        put: (state) =>
+            redis.hvals(guildPrefix + guildId).then((values) => values.flatMap((value) => stateOf(value) ?? [])))),
+        put: Effect.fn("VoiceRoutes.put")((state) =>
           redisCall("not stored", undefined, () =>
             redis.eval(
               PUT,
@@ -126,15 +127,15 @@ export class VoiceRoutes extends Context.Service<VoiceRoutes, {
               JSON.stringify(state),
               state.guild_id,
               entriesPrefix
-            ).then(() => undefined)),
-        replace: (next, sessionId) =>
+            ).then(() => undefined))),
+        replace: Effect.fn("VoiceRoutes.replace")((next, sessionId) =>
           redisCall("not replaced", false, () =>
-            redis.eval(REPLACE, 1, guildPrefix + next.guild_id, next.user_id, sessionId, JSON.stringify(next)).then((reply) => reply === 1)),
-        remove: (guildId, userId, sessionId) =>
+            redis.eval(REPLACE, 1, guildPrefix + next.guild_id, next.user_id, sessionId, JSON.stringify(next)).then((reply) => reply === 1))),
+        remove: Effect.fn("VoiceRoutes.remove")((guildId, userId, sessionId) =>
           redisCall("not removed", undefined, () =>
             redis.eval(REMOVE, 1, guildPrefix + guildId, userId, sessionId, guildId, entriesPrefix).then((reply) =>
               Option.match(decodeString(reply), { onNone: () => undefined, onSome: (json) => Option.getOrUndefined(decodeVoiceState(json)) })
-            )),
+            ))),
         toGuild
       })
     })

@@ -137,16 +137,20 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           { discard: true }
         ))
 
-      const memberPatched = (guildId: string, userId: string, channelId: string | null | undefined, memberJson: string) =>
-        Effect.gen(function*() {
-          const before = yield* routes.get(guildId, userId)
-          if (before === undefined) return
-          if (channelId === null) return yield* leave(guildId, userId, before.session_id)
-          const member = Option.getOrElse(decodeMember(memberJson), () => before.member)
-          const next = { ...before, channel_id: channelId ?? before.channel_id, mute: member.mute, deaf: member.deaf, member }
-          // Made only while the same session holds the state: one that left meanwhile is not brought back.
-          if (!sameVoiceState(before, next) && (yield* routes.replace(next, before.session_id))) yield* announce(next)
-        })
+      const memberPatched = Effect.fn("VoiceStates.memberPatched")(function*(
+        guildId: string,
+        userId: string,
+        channelId: string | null | undefined,
+        memberJson: string
+      ) {
+        const before = yield* routes.get(guildId, userId)
+        if (before === undefined) return
+        if (channelId === null) return yield* leave(guildId, userId, before.session_id)
+        const member = Option.getOrElse(decodeMember(memberJson), () => before.member)
+        const next = { ...before, channel_id: channelId ?? before.channel_id, mute: member.mute, deaf: member.deaf, member }
+        // Made only while the same session holds the state: one that left meanwhile is not brought back.
+        if (!sameVoiceState(before, next) && (yield* routes.replace(next, before.session_id))) yield* announce(next)
+      })
 
       /** The states held here in a deleted channel end. */
       const channelDeleted = (guildId: string, users: ReadonlyMap<string, string>, channelId: string) =>
@@ -154,6 +158,7 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           Effect.flatMap(routes.get(guildId, userId), (state) =>
             state !== undefined && state.channel_id === channelId ? leave(guildId, userId, sessionId) : Effect.void), { discard: true })
 
+      // Unnamed: the fan-out calls it for every event it delivers, and most stop at the first lookup.
       const observe = (event: RoutedEvent): Effect.Effect<void> => {
         // Most events, and every guild nobody here is in voice in, stop at this lookup.
         const users = held.get(event.guildId)
@@ -175,16 +180,18 @@ export class VoiceStates extends Context.Service<VoiceStates, {
       }
 
       return VoiceStates.of({
-        update: (session, data) => {
+        update: Effect.fn("VoiceStates.update")(function*(session, data) {
           const decoded = decodeVoiceStateRequest(data)
-          if (Option.isNone(decoded)) return Effect.succeed(invalid)
+          if (Option.isNone(decoded)) return invalid
           const guildId = decoded.value.guild_id
           // A DM call's voice, or a guild the session is not in: nothing to change.
-          if (guildId === null || !session.guilds.has(guildId)) return Effect.succeed(undefined)
-          return Effect.as(change(session, guildId, decoded.value), undefined)
-        },
+          if (guildId === null || !session.guilds.has(guildId)) return undefined
+          yield* change(session, guildId, decoded.value)
+          return undefined
+        }),
+        // VoiceRoutes.get's own span names it.
         get: routes.get,
-        inGuild: (guildId) => Effect.map(routes.list(guildId), (states) => states.map(voiceStateEntry)),
+        inGuild: Effect.fn("VoiceStates.inGuild")((guildId) => Effect.map(routes.list(guildId), (states) => states.map(voiceStateEntry))),
         memberPatched,
         observe
       })

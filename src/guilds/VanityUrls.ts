@@ -14,16 +14,16 @@ export class VanityUrls extends Context.Service<VanityUrls, {
     VanityUrls,
     Effect.map(SqlClient.SqlClient, (sql) =>
       VanityUrls.of({
-        holder: (code) =>
+        holder: Effect.fn("VanityUrls.holder")((code) =>
           sql<{ id: string }>`SELECT id::text AS id FROM guilds WHERE vanity_url_code = ${code}`.pipe(
             Effect.map((rows) => rows[0]?.id),
             Effect.orDie
-          ),
-        uses: (guildId) =>
+          )),
+        uses: Effect.fn("VanityUrls.uses")((guildId) =>
           sql<{ uses: number }>`SELECT uses FROM guild_vanity_url_uses WHERE guild_id = ${guildId}`.pipe(
             Effect.map((rows) => rows[0]?.uses ?? 0),
             Effect.orDie
-          )
+          ))
       }))
   )
 }

@@ -20,22 +20,24 @@ export const UserAuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const sessions = yield* Sessions
     const bots = yield* BotTokens
+    // The span covers the credential alone: the route's handler runs after it, not within it.
+    const authenticate = Effect.fn("UserAuthentication.authenticate")(
+      (authorization: string): Effect.Effect<CurrentUser["Service"], Unauthorized> => {
+        const parsed = parseAuthorization(authorization)
+        if (parsed === undefined) return Effect.fail(unauthorized())
+        if (parsed.scheme === "session") {
+          return Effect.flatMap(sessions.resolve(parsed.secret), (session) =>
+            session === undefined ? Effect.fail(unauthorized()) : Effect.succeed({ id: session.userId, session }))
+        }
+        if (parsed.scheme !== "bot") return Effect.fail(unauthorized())
+        return Effect.flatMap(bots.resolve(parsed.secret), (bot) => bot === undefined ? Effect.fail(unauthorized()) : Effect.succeed(bot))
+      }
+    )
     // A plain middleware reading the header itself: the security-scheme machinery
     // (a schema decode of all headers per request) halved the throughput of user routes.
     return UserAuthentication.of((httpEffect) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Answer => {
-        const parsed = parseAuthorization(request.headers.authorization ?? "")
-        if (parsed === undefined) return Effect.fail(unauthorized())
-        if (parsed.scheme === "session") {
-          return Effect.flatMap(sessions.resolve(parsed.secret), (session): Answer =>
-            session === undefined
-              ? Effect.fail(unauthorized())
-              : Effect.provideService(httpEffect, CurrentUser, { id: session.userId, session }))
-        }
-        if (parsed.scheme !== "bot") return Effect.fail(unauthorized())
-        return Effect.flatMap(bots.resolve(parsed.secret), (bot): Answer =>
-          bot === undefined ? Effect.fail(unauthorized()) : Effect.provideService(httpEffect, CurrentUser, bot))
-      }))
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): Answer =>
+        Effect.flatMap(authenticate(request.headers.authorization ?? ""), (user) => Effect.provideService(httpEffect, CurrentUser, user))))
   })
 )
 
@@ -59,22 +61,23 @@ export const AdminAuthenticationLive = Layer.effect(
     const admin = yield* AdminRepo
     const sessions = yield* Sessions
     const users = yield* UsersRepo
-    const resolve = (value: string): Effect.Effect<{ id: string; acls: ReadonlySet<string> }, Unauthorized | Forbidden> =>
-      Effect.gen(function*() {
-        const parsed = parseAuthorization(value)
-        if (parsed === undefined || parsed.scheme === "bot" || parsed.scheme === "bearer") return yield* unauthorized()
-        if (parsed.scheme === "admin") {
-          const key = yield* admin.keyBySecret(parsed.secret)
-          if (key === undefined || key.expired) return yield* unauthorized()
-          return { id: key.key_id, acls: new Set(key.acls) }
-        }
-        const session = yield* sessions.resolve(parsed.secret)
-        if (session === undefined) return yield* unauthorized()
-        const user = yield* users.findById(session.userId)
-        const acls = new Set(user?.acls ?? [])
-        if (!holds(acls, Acl.authenticate)) return yield* missingPermissions()
-        return { id: session.userId, acls }
-      })
+    const resolve = Effect.fn("AdminAuthentication.resolve")(function*(
+      value: string
+    ): Effect.fn.Return<{ id: string; acls: ReadonlySet<string> }, Unauthorized | Forbidden> {
+      const parsed = parseAuthorization(value)
+      if (parsed === undefined || parsed.scheme === "bot" || parsed.scheme === "bearer") return yield* unauthorized()
+      if (parsed.scheme === "admin") {
+        const key = yield* admin.keyBySecret(parsed.secret)
+        if (key === undefined || key.expired) return yield* unauthorized()
+        return { id: key.key_id, acls: new Set(key.acls) }
+      }
+      const session = yield* sessions.resolve(parsed.secret)
+      if (session === undefined) return yield* unauthorized()
+      const user = yield* users.findById(session.userId)
+      const acls = new Set(user?.acls ?? [])
+      if (!holds(acls, Acl.authenticate)) return yield* missingPermissions()
+      return { id: session.userId, acls }
+    })
     return AdminAuthentication.of((httpEffect) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         Effect.flatMap(resolve(request.headers.authorization ?? ""), (operator) =>

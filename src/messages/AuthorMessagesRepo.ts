@@ -30,37 +30,36 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const since = (guildId: string, authorId: string, fromId: bigint) =>
+      const since = Effect.fn("AuthorMessagesRepo.since")((guildId: string, authorId: string, fromId: bigint) =>
         sql<{ channel_id: string; id: string }>`
           SELECT channel_id::text AS channel_id, id::text AS id FROM messages
           WHERE author_id = ${authorId} AND guild_id = ${guildId} AND id >= ${fromId.toString()}`.pipe(
           Effect.map((rows) => rows.map((r) => ({ channelId: r.channel_id, id: r.id }))),
           Effect.orDie
-        )
+        ))
 
-      const nextBatch = (authorId: string, cutoffId: string, limit: number) =>
-        Effect.gen(function*() {
-          // The first guild of the index's order with messages left, then a batch of it.
-          const first = yield* sql<{ guild_id: GuildId }>`
-            SELECT guild_id::text AS guild_id FROM messages
-            WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId}
-            ORDER BY guild_id LIMIT 1`
-          const guildId = first[0]?.guild_id
-          if (guildId === undefined) return undefined
-          const rows = yield* sql<{ channel_id: string; id: string }>`
-            SELECT channel_id::text AS channel_id, id::text AS id FROM messages
-            WHERE author_id = ${authorId} AND guild_id = ${guildId} AND id <= ${cutoffId}
-            ORDER BY id LIMIT ${limit}`
-          return { guildId, messages: rows.map((r) => ({ channelId: r.channel_id, id: r.id })) }
-        }).pipe(Effect.orDie)
+      const nextBatch = Effect.fn("AuthorMessagesRepo.nextBatch")(function*(authorId: string, cutoffId: string, limit: number) {
+        // The first guild of the index's order with messages left, then a batch of it.
+        const first = yield* sql<{ guild_id: GuildId }>`
+          SELECT guild_id::text AS guild_id FROM messages
+          WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId}
+          ORDER BY guild_id LIMIT 1`
+        const guildId = first[0]?.guild_id
+        if (guildId === undefined) return undefined
+        const rows = yield* sql<{ channel_id: string; id: string }>`
+          SELECT channel_id::text AS channel_id, id::text AS id FROM messages
+          WHERE author_id = ${authorId} AND guild_id = ${guildId} AND id <= ${cutoffId}
+          ORDER BY id LIMIT ${limit}`
+        return { guildId, messages: rows.map((r) => ({ channelId: r.channel_id, id: r.id })) }
+      }, Effect.orDie)
 
-      const count = (authorId: string, cutoffId: string) =>
+      const count = Effect.fn("AuthorMessagesRepo.count")((authorId: string, cutoffId: string) =>
         sql<{ channel_count: number; message_count: number }>`
           SELECT count(DISTINCT channel_id)::int AS channel_count, count(*)::int AS message_count FROM messages
           WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId}`.pipe(
           Effect.map((rows) => rows[0] ?? { channel_count: 0, message_count: 0 }),
           Effect.orDie
-        )
+        ))
 
       return AuthorMessagesRepo.of({ since, nextBatch, count })
     })

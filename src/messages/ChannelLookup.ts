@@ -44,16 +44,17 @@ export class ChannelLookup extends Context.Service<ChannelLookup, {
           if (known.size >= MAX_REMEMBERED) known.clear()
           known.set(channelId, guildId)
         })
-      const guildOrDm = (channelId: string) => {
+      // The one span of a request here covers the lookup, not the route it chooses.
+      const ownerOf = Effect.fn("ChannelLookup.ownerOf")((channelId: string) => {
         const guildId = known.get(channelId)
         return guildId === undefined ? Effect.tap(channelGuilds.guildOrDm(channelId), remember(channelId)) : Effect.succeed(guildId)
-      }
+      })
       const byOwner = <A, E, R, B, E2, R2>(channelId: string, routes: ByOwner<A, E, R, B, E2, R2>) =>
-        Effect.flatMap(guildOrDm(channelId), (guildId): Effect.Effect<A | B, E | E2, R | R2> =>
+        Effect.flatMap(ownerOf(channelId), (guildId): Effect.Effect<A | B, E | E2, R | R2> =>
           guildId === null ? routes.dm() : routes.guild(guildId))
       return ChannelLookup.of({
         guildOf: (channelId) =>
-          Effect.flatMap(guildOrDm(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))),
+          Effect.flatMap(ownerOf(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId))),
         byOwner
       })
     })

@@ -39,24 +39,22 @@ export class MessagesRepo extends Context.Service<MessagesRepo, {
           (rows) => [...rows].reverse()
         )
 
-      const page = (channelId: string, query: PageQuery) =>
-        Effect.gen(function*() {
-          if (query.around !== undefined) {
-            const before = yield* older(channelId, query.around, Math.ceil(query.limit / 2), true)
-            const after = query.limit < 2 ? [] : yield* newer(channelId, query.around, Math.floor(query.limit / 2))
-            return yield* render([...after, ...before])
-          }
-          if (query.after !== undefined) return yield* render(yield* newer(channelId, query.after, query.limit))
-          return yield* render(yield* older(channelId, query.before, query.limit))
-        }).pipe(Effect.orDie)
+      const page = Effect.fn("MessagesRepo.page")(function*(channelId: string, query: PageQuery) {
+        if (query.around !== undefined) {
+          const before = yield* older(channelId, query.around, Math.ceil(query.limit / 2), true)
+          const after = query.limit < 2 ? [] : yield* newer(channelId, query.around, Math.floor(query.limit / 2))
+          return yield* render([...after, ...before])
+        }
+        if (query.after !== undefined) return yield* render(yield* newer(channelId, query.after, query.limit))
+        return yield* render(yield* older(channelId, query.before, query.limit))
+      }, Effect.orDie)
 
-      const find = (channelId: string, messageId: string) =>
-        Effect.gen(function*() {
-          const rows = yield* sql<MessageRow>`
-            SELECT ${columns} FROM messages m WHERE m.channel_id = ${channelId} AND m.id = ${messageId}`
-          const [message] = yield* render(rows)
-          return message
-        }).pipe(Effect.orDie)
+      const find = Effect.fn("MessagesRepo.find")(function*(channelId: string, messageId: string) {
+        const rows = yield* sql<MessageRow>`
+          SELECT ${columns} FROM messages m WHERE m.channel_id = ${channelId} AND m.id = ${messageId}`
+        const [message] = yield* render(rows)
+        return message
+      }, Effect.orDie)
 
       return MessagesRepo.of({ page, find })
     })

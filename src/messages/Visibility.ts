@@ -40,14 +40,14 @@ export class MessageVisibility extends Context.Service<MessageVisibility, {
           (rows) => rows.map((r) => r.guild_id)
         ).pipe(Effect.orDie)
 
-      const readable = (userId: string, guildIds?: ReadonlyArray<string>) =>
+      const readable = Effect.fn("MessageVisibility.readable")((userId: string, guildIds?: ReadonlyArray<string>) =>
         Effect.flatMap(guildsOf(userId, guildIds), (guilds) =>
           Effect.forEach(guilds, (guildId) =>
             actors.read(guildId, readableChannels, {}, userId).pipe(
               Effect.map((r): ReadonlyArray<ReadableGuild> => [{ guildId, ...r }]),
               // Left or gone between the membership query and the read.
               Effect.catchIf((e) => e instanceof Forbidden || e instanceof NotFound, () => Effect.succeed([]))
-            ), { concurrency: CONCURRENT_GUILDS }).pipe(Effect.map((lists) => lists.flat())))
+            ), { concurrency: CONCURRENT_GUILDS }).pipe(Effect.map((lists) => lists.flat()))))
 
       return MessageVisibility.of({ readable })
     })

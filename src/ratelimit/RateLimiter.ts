@@ -43,7 +43,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       for (const [key, window] of windows) if (window.endsAt <= now) windows.delete(key)
     }
     return RateLimiter.of({
-      hit: (checks) =>
+      hit: Effect.fn("RateLimiter.hit")((checks) =>
         Effect.sync(() => {
           const now = Date.now()
           if (++hitsSinceSweep >= 10_000) {
@@ -59,7 +59,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             window.count++
             return verdict(check, window.count, window.endsAt - now)
           })
-        })
+        }))
     })
   }
 
@@ -82,7 +82,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       }
     }
     return RateLimiter.of({
-      hit: (checks) =>
+      hit: Effect.fn("RateLimiter.hit")((checks) =>
         Effect.tryPromise(() => run(checks)).pipe(
           Effect.map((reply) =>
             checks.map((check, i) => {
@@ -98,13 +98,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
               checks.map((check) => verdict(check, 0, check.windowMillis))
             )
           )
-        )
+        ))
     })
   }
 
   /** Never refuses; counts nothing (RATE_LIMITS=off). */
   static readonly off: RateLimiter["Service"] = RateLimiter.of({
-    hit: (checks) => Effect.succeed(checks.map((check) => verdict(check, 0, check.windowMillis)))
+    hit: Effect.fn("RateLimiter.hit")((checks) => Effect.succeed(checks.map((check) => verdict(check, 0, check.windowMillis))))
   })
 
   /**

@@ -67,24 +67,23 @@ export class MessageUploads extends Context.Service<MessageUploads, {
           }
         )
 
-      const receive = <E>(
+      const receive = Effect.fn("MessageUploads.receive")(function*<E>(
         mayAttach: Effect.Effect<boolean, E>,
         parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
-        request: HttpServerRequest.HttpServerRequest
-      ) =>
-        Effect.scoped(Effect.gen(function*() {
-          const staged = yield* stageUpload(parts, yield* mayAttach)
-          const json = yield* payloadJsonOf(staged.payloadJson)
-          const payload = yield* decodeRequest(json).pipe(
-            Effect.mapError((error) =>
-              new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: fieldErrors(error, "Payload") }))
-          )
-          const described = yield* describeFiles(payload, staged.files)
-          yield* checkVoiceMessage(payload, described)
-          const uploads = yield* Effect.forEach(described, stored)
-          const { attachments: _, ...rest } = payload
-          return { request: rest, uploads }
-        })).pipe(Effect.tapError(() => discardRest(request)))
+        _request: HttpServerRequest.HttpServerRequest
+      ) {
+        const staged = yield* stageUpload(parts, yield* mayAttach)
+        const json = yield* payloadJsonOf(staged.payloadJson)
+        const payload = yield* decodeRequest(json).pipe(
+          Effect.mapError((error) =>
+            new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: fieldErrors(error, "Payload") }))
+        )
+        const described = yield* describeFiles(payload, staged.files)
+        yield* checkVoiceMessage(payload, described)
+        const uploads = yield* Effect.forEach(described, stored)
+        const { attachments: _, ...rest } = payload
+        return { request: rest, uploads }
+      }, Effect.scoped, (received, _mayAttach, _parts, request) => Effect.tapError(received, () => discardRest(request)))
 
       return MessageUploads.of({ receive })
     })

@@ -33,25 +33,24 @@ export class PinsRepo extends Context.Service<PinsRepo, {
       const sql = yield* SqlClient.SqlClient
       const columns = sql.literal(MESSAGE_COLUMNS)
 
-      const page = (channelId: string, before: string | undefined, limit: number) =>
-        Effect.gen(function*() {
-          // One more than asked: whether it came says if there are more.
-          const rows = yield* sql<PinnedRow>`
-            SELECT ${columns}, m.pinned_at AS pin_time FROM messages m
-            WHERE m.channel_id = ${channelId} AND m.pinned AND m.pinned_at < ${before ?? "infinity"}::timestamptz
-            ORDER BY m.pinned_at DESC LIMIT ${limit + 1}`
-          const kept = rows.slice(0, limit)
-          const messages = yield* renderRows(kept)
-          const pinTimes = kept.map((row) => isoTimestamp(row.pin_time))
-          return {
-            items: messages.map((message, i) => ({ message, pinned_at: pinTimes[i] ?? message.timestamp })),
-            hasMore: rows.length > limit
-          }
-        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+      const page = Effect.fn("PinsRepo.page")(function*(channelId: string, before: string | undefined, limit: number) {
+        // One more than asked: whether it came says if there are more.
+        const rows = yield* sql<PinnedRow>`
+          SELECT ${columns}, m.pinned_at AS pin_time FROM messages m
+          WHERE m.channel_id = ${channelId} AND m.pinned AND m.pinned_at < ${before ?? "infinity"}::timestamptz
+          ORDER BY m.pinned_at DESC LIMIT ${limit + 1}`
+        const kept = rows.slice(0, limit)
+        const messages = yield* renderRows(kept)
+        const pinTimes = kept.map((row) => isoTimestamp(row.pin_time))
+        return {
+          items: messages.map((message, i) => ({ message, pinned_at: pinTimes[i] ?? message.timestamp })),
+          hasMore: rows.length > limit
+        }
+      }, Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
-      const ack = (userId: string, channelId: string, at: string) =>
+      const ack = Effect.fn("PinsRepo.ack")((userId: string, channelId: string, at: string) =>
         sql`INSERT INTO channel_pin_acks (user_id, channel_id, acked_at) VALUES (${userId}, ${channelId}, ${at})
-            ON CONFLICT (user_id, channel_id) DO UPDATE SET acked_at = EXCLUDED.acked_at`.pipe(Effect.asVoid, Effect.orDie)
+            ON CONFLICT (user_id, channel_id) DO UPDATE SET acked_at = EXCLUDED.acked_at`.pipe(Effect.asVoid, Effect.orDie))
 
       return PinsRepo.of({ page, ack })
     })

@@ -39,7 +39,7 @@ export class ReadStatesRepo extends Context.Service<ReadStatesRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       return ReadStatesRepo.of({
-        listFor: (userId, readable) =>
+        listFor: Effect.fn("ReadStatesRepo.listFor")((userId, readable) =>
           sql<ReadStateRow>`
             SELECT coalesce(r.channel_id, p.channel_id, u.channel_id)::text AS id,
                    coalesce(r.mention_count, 0) + coalesce(u.mentions, 0) AS mention_count,
@@ -57,7 +57,7 @@ export class ReadStatesRepo extends Context.Service<ReadStatesRepo, {
               }))
             ),
             Effect.orDie
-          )
+          ))
       })
     })
   )

@@ -98,71 +98,70 @@ export class ScheduledMessagesRepo extends Context.Service<ScheduledMessagesRepo
       const sql = yield* SqlClient.SqlClient
       const columns = sql.literal(COLUMNS)
 
-      const find = (userId: string, id: string) =>
+      const find = Effect.fn("ScheduledMessagesRepo.find")((userId: string, id: string) =>
         sql<Row>`SELECT ${columns} FROM scheduled_messages WHERE user_id = ${userId} AND id = ${id}`.pipe(
           Effect.orDie,
           Effect.flatMap((rows) => (rows[0] === undefined ? Effect.succeed(undefined) : render(rows[0])))
-        )
+        ))
 
-      const insert = (m: NewScheduledMessage) =>
+      const insert = Effect.fn("ScheduledMessagesRepo.insert")((m: NewScheduledMessage) =>
         sql<Row>`INSERT INTO scheduled_messages (id, user_id, channel_id, guild_id, payload, scheduled_at, scheduled_local_at, timezone)
           VALUES (${m.id}, ${m.userId}, ${m.channelId}, ${m.guildId}, ${JSON.stringify(encodeRequest(m.request))}::jsonb,
             ${new Date(m.scheduledAt).toISOString()}, ${m.scheduledLocalAt}, ${m.timezone})
           RETURNING ${columns}`.pipe(
           Effect.orDie,
           Effect.flatMap((rows) => (rows[0] === undefined ? Effect.die(new Error("insert returned nothing")) : render(rows[0])))
-        )
+        ))
 
-      const list = (userId: string) =>
+      const list = Effect.fn("ScheduledMessagesRepo.list")((userId: string) =>
         sql<Row>`SELECT ${columns} FROM scheduled_messages WHERE user_id = ${userId} ORDER BY id`.pipe(
           Effect.orDie,
           Effect.flatMap((rows) => Effect.forEach(rows, render))
-        )
+        ))
 
-      const update: ScheduledMessagesRepo["Service"]["update"] = (userId, id, change) =>
+      const update: ScheduledMessagesRepo["Service"]["update"] = Effect.fn("ScheduledMessagesRepo.update")((userId, id, change) =>
         sql`UPDATE scheduled_messages SET payload = ${JSON.stringify(encodeRequest(change.request))}::jsonb,
             scheduled_at = ${new Date(change.scheduledAt).toISOString()}, scheduled_local_at = ${change.scheduledLocalAt},
             timezone = ${change.timezone}
           WHERE user_id = ${userId} AND id = ${id} AND status = 'scheduled' AND send_operation_id IS NULL
-          RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+          RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie))
 
-      const remove = (userId: string, id: string) =>
+      const remove = Effect.fn("ScheduledMessagesRepo.remove")((userId: string, id: string) =>
         sql`DELETE FROM scheduled_messages WHERE user_id = ${userId} AND id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
-        )
+        ))
 
-      const claimDue = (limit: number, leaseSeconds: number, mint: () => string) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const due = yield* sql<Row>`
-            SELECT ${columns} FROM scheduled_messages
-            WHERE status = 'scheduled' AND scheduled_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-            ORDER BY scheduled_at LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED`
-          const claimed: Array<ClaimedMessage> = []
-          for (const row of due) {
-            const operationId = row.send_operation_id ?? mint()
-            yield* sql`UPDATE scheduled_messages SET claimed_until = now() + make_interval(secs => ${leaseSeconds}),
-                send_operation_id = ${operationId} WHERE id = ${row.id}`
-            const request = yield* Effect.orDie(decodeRequest(row.payload))
-            claimed.push({ id: row.id, userId: row.user_id, channelId: row.channel_id, guildId: row.guild_id, request, operationId })
-          }
-          return claimed
-        })).pipe(Effect.orDie)
+      const claimDue = Effect.fn("ScheduledMessagesRepo.claimDue")(function*(limit: number, leaseSeconds: number, mint: () => string) {
+        const due = yield* sql<Row>`
+          SELECT ${columns} FROM scheduled_messages
+          WHERE status = 'scheduled' AND scheduled_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+          ORDER BY scheduled_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED`
+        const claimed: Array<ClaimedMessage> = []
+        for (const row of due) {
+          const operationId = row.send_operation_id ?? mint()
+          yield* sql`UPDATE scheduled_messages SET claimed_until = now() + make_interval(secs => ${leaseSeconds}),
+              send_operation_id = ${operationId} WHERE id = ${row.id}`
+          const request = yield* Effect.orDie(decodeRequest(row.payload))
+          claimed.push({ id: row.id, userId: row.user_id, channelId: row.channel_id, guildId: row.guild_id, request, operationId })
+        }
+        return claimed
+      }, sql.withTransaction, Effect.orDie)
 
-      const markSent = (id: string, messageId: string) =>
+      const markSent = Effect.fn("ScheduledMessagesRepo.markSent")((id: string, messageId: string) =>
         sql`UPDATE scheduled_messages SET status = 'sent', message_id = ${messageId}, claimed_until = NULL
-            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie))
 
-      const markInvalid = (id: string, reason: string) =>
+      const markInvalid = Effect.fn("ScheduledMessagesRepo.markInvalid")((id: string, reason: string) =>
         sql`UPDATE scheduled_messages SET status = 'invalid', status_reason = ${reason}, invalidated_at = now(),
-            claimed_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+            claimed_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie))
 
-      const retryLater = (id: string, afterMillis: number) =>
-        // The refusal was recorded under the operation id: the next attempt is a new operation (nothing was sent).
+      // The refusal was recorded under the operation id: the next attempt is a new operation (nothing was sent).
+      const retryLater = Effect.fn("ScheduledMessagesRepo.retryLater")((id: string, afterMillis: number) =>
         sql`UPDATE scheduled_messages SET claimed_until = now() + make_interval(secs => ${afterMillis / 1000}),
             send_operation_id = NULL
-            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie))
 
       return ScheduledMessagesRepo.of({ insert, list, find, update, remove, claimDue, markSent, markInvalid, retryLater })
     })

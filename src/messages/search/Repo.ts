@@ -46,41 +46,44 @@ export class SearchRepo extends Context.Service<SearchRepo, {
         return parts.length === 0 ? undefined : sql.join(" && ", false)(parts)
       }
 
-      const search = (r: SearchMessagesRequest, channelIds: ReadonlyArray<string>, page: { offset: number; limit: number }) =>
-        Effect.gen(function*() {
-          const wanted = [...(r.channel_id ?? []), ...(r.channel_ids ?? [])]
-          const excluded = new Set(r.exclude_channel_id ?? [])
-          const channels = channelIds.filter((id) => (wanted.length === 0 || wanted.includes(id)) && !excluded.has(id))
-          if (channels.length === 0) return { messages: [], total: 0 }
-          const query = textQuery(r)
-          const conditions: Array<Fragment> = [
-            sql`m.channel_id = ANY(${idArray(channels)}::bigint[])`,
-            ...(query === undefined ? [] : [sql`m.content <> ''`, sql`${document} @@ (${query})`]),
-            ...(r.max_id === undefined ? [] : [sql`m.id < ${r.max_id}`]),
-            ...(r.min_id === undefined ? [] : [sql`m.id > ${r.min_id}`]),
-            ...(r.author_id === undefined || r.author_id.length === 0 ? [] : [sql`m.author_id = ANY(${idArray(r.author_id)}::bigint[])`]),
-            ...(r.exclude_author_id === undefined || r.exclude_author_id.length === 0
-              ? []
-              : [sql`m.author_id <> ALL(${idArray(r.exclude_author_id)}::bigint[])`]),
-            ...(r.mentions === undefined || r.mentions.length === 0
-              ? []
-              : [sql`m.mention_user_ids <> '{}'`, sql`m.mention_user_ids @> ${idArray(r.mentions)}::bigint[]`]),
-            ...(r.mention_everyone === undefined ? [] : [sql`m.mention_everyone = ${r.mention_everyone}`]),
-            ...(r.pinned === undefined ? [] : [sql`m.pinned = ${r.pinned}`]),
-            ...messageFilters(sql, r)
-          ]
-          const where = sql.and(conditions)
-          const direction = sql.literal(r.sort_order === "asc" ? "ASC" : "DESC")
-          const order = r.sort_by === "relevance" && query !== undefined
-            ? sql`ts_rank(${document}, (${query})) DESC, m.id ${direction}`
-            : sql`m.id ${direction}`
-          const rows = yield* sql<MessageRow>`
-            SELECT ${sql.literal(MESSAGE_COLUMNS)} FROM messages m WHERE ${where}
-            ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`
-          const [counted] = yield* sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM (SELECT 1 FROM messages m WHERE ${where} LIMIT ${MAX_COUNTED}) hits`
-          return { messages: yield* renderRows(rows), total: counted?.n ?? 0 }
-        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+      const search = Effect.fn("SearchRepo.search")(function*(
+        r: SearchMessagesRequest,
+        channelIds: ReadonlyArray<string>,
+        page: { offset: number; limit: number }
+      ) {
+        const wanted = [...(r.channel_id ?? []), ...(r.channel_ids ?? [])]
+        const excluded = new Set(r.exclude_channel_id ?? [])
+        const channels = channelIds.filter((id) => (wanted.length === 0 || wanted.includes(id)) && !excluded.has(id))
+        if (channels.length === 0) return { messages: [], total: 0 }
+        const query = textQuery(r)
+        const conditions: Array<Fragment> = [
+          sql`m.channel_id = ANY(${idArray(channels)}::bigint[])`,
+          ...(query === undefined ? [] : [sql`m.content <> ''`, sql`${document} @@ (${query})`]),
+          ...(r.max_id === undefined ? [] : [sql`m.id < ${r.max_id}`]),
+          ...(r.min_id === undefined ? [] : [sql`m.id > ${r.min_id}`]),
+          ...(r.author_id === undefined || r.author_id.length === 0 ? [] : [sql`m.author_id = ANY(${idArray(r.author_id)}::bigint[])`]),
+          ...(r.exclude_author_id === undefined || r.exclude_author_id.length === 0
+            ? []
+            : [sql`m.author_id <> ALL(${idArray(r.exclude_author_id)}::bigint[])`]),
+          ...(r.mentions === undefined || r.mentions.length === 0
+            ? []
+            : [sql`m.mention_user_ids <> '{}'`, sql`m.mention_user_ids @> ${idArray(r.mentions)}::bigint[]`]),
+          ...(r.mention_everyone === undefined ? [] : [sql`m.mention_everyone = ${r.mention_everyone}`]),
+          ...(r.pinned === undefined ? [] : [sql`m.pinned = ${r.pinned}`]),
+          ...messageFilters(sql, r)
+        ]
+        const where = sql.and(conditions)
+        const direction = sql.literal(r.sort_order === "asc" ? "ASC" : "DESC")
+        const order = r.sort_by === "relevance" && query !== undefined
+          ? sql`ts_rank(${document}, (${query})) DESC, m.id ${direction}`
+          : sql`m.id ${direction}`
+        const rows = yield* sql<MessageRow>`
+          SELECT ${sql.literal(MESSAGE_COLUMNS)} FROM messages m WHERE ${where}
+          ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`
+        const [counted] = yield* sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM messages m WHERE ${where} LIMIT ${MAX_COUNTED}) hits`
+        return { messages: yield* renderRows(rows), total: counted?.n ?? 0 }
+      }, Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
       return SearchRepo.of({ search })
     })

@@ -39,39 +39,38 @@ export class SelfDeletionRepo extends Context.Service<SelfDeletionRepo, {
       const sql = yield* SqlClient.SqlClient
       const lease = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`
 
-      const request: SelfDeletionRepo["Service"]["request"] = (job) =>
+      const request: SelfDeletionRepo["Service"]["request"] = Effect.fn("SelfDeletionRepo.request")((job) =>
         sql`INSERT INTO message_deletion_jobs (user_id, cutoff_id, scheduled_at, channel_count, message_count)
             VALUES (${job.userId}, ${job.cutoffId}, ${new Date(job.startsAt).toISOString()}, ${job.channelCount}, ${job.messageCount})
             ON CONFLICT (user_id) DO UPDATE SET cutoff_id = EXCLUDED.cutoff_id, scheduled_at = EXCLUDED.scheduled_at,
-              channel_count = EXCLUDED.channel_count, message_count = EXCLUDED.message_count`.pipe(Effect.asVoid, Effect.orDie)
+              channel_count = EXCLUDED.channel_count, message_count = EXCLUDED.message_count`.pipe(Effect.asVoid, Effect.orDie))
 
-      const cancel = (userId: string) =>
+      const cancel = Effect.fn("SelfDeletionRepo.cancel")((userId: string) =>
         sql`DELETE FROM message_deletion_jobs WHERE user_id = ${userId} RETURNING user_id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
-        )
+        ))
 
-      const claimDue = (leaseSeconds: number) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const due = yield* sql<{ user_id: string; cutoff_id: string }>`
-            SELECT user_id::text AS user_id, cutoff_id::text AS cutoff_id FROM message_deletion_jobs
-            WHERE scheduled_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
-            ORDER BY scheduled_at LIMIT 1
-            FOR UPDATE SKIP LOCKED`
-          const job = due[0]
-          if (job === undefined) return undefined
-          yield* sql`UPDATE message_deletion_jobs SET claimed_until = ${lease(leaseSeconds)} WHERE user_id = ${job.user_id}`
-          return { userId: job.user_id, cutoffId: job.cutoff_id }
-        })).pipe(Effect.orDie)
+      const claimDue = Effect.fn("SelfDeletionRepo.claimDue")(function*(leaseSeconds: number) {
+        const due = yield* sql<{ user_id: string; cutoff_id: string }>`
+          SELECT user_id::text AS user_id, cutoff_id::text AS cutoff_id FROM message_deletion_jobs
+          WHERE scheduled_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+          ORDER BY scheduled_at LIMIT 1
+          FOR UPDATE SKIP LOCKED`
+        const job = due[0]
+        if (job === undefined) return undefined
+        yield* sql`UPDATE message_deletion_jobs SET claimed_until = ${lease(leaseSeconds)} WHERE user_id = ${job.user_id}`
+        return { userId: job.user_id, cutoffId: job.cutoff_id }
+      }, sql.withTransaction, Effect.orDie)
 
-      const renew = (userId: string, leaseSeconds: number) =>
+      const renew = Effect.fn("SelfDeletionRepo.renew")((userId: string, leaseSeconds: number) =>
         sql`UPDATE message_deletion_jobs SET claimed_until = ${lease(leaseSeconds)} WHERE user_id = ${userId}
-            RETURNING user_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+            RETURNING user_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie))
 
-      const finish = (userId: string) =>
-        sql`DELETE FROM message_deletion_jobs WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
+      const finish = Effect.fn("SelfDeletionRepo.finish")((userId: string) =>
+        sql`DELETE FROM message_deletion_jobs WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie))
 
-      const pending = (userId: string) =>
+      const pending = Effect.fn("SelfDeletionRepo.pending")((userId: string) =>
         sql<{ scheduled_at: Date; channel_count: number; message_count: number }>`
           SELECT scheduled_at, channel_count, message_count FROM message_deletion_jobs WHERE user_id = ${userId}`.pipe(
           Effect.map(([job]) =>
@@ -80,7 +79,7 @@ export class SelfDeletionRepo extends Context.Service<SelfDeletionRepo, {
               : { scheduled_at: isoTimestamp(job.scheduled_at), channel_count: job.channel_count, message_count: job.message_count }
           ),
           Effect.orDie
-        )
+        ))
 
       return SelfDeletionRepo.of({ request, cancel, claimDue, renew, finish, pending })
     })
