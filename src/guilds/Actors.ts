@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
-import { jsonResponse } from "../model/Common.ts"
+import { jsonResponse } from "../http/SharedBodies.ts"
 import { AppConfig } from "../platform/Config.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
 import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Definitions.ts"
