@@ -4,13 +4,14 @@ import type { ReadDefinition, WriteDefinition } from "../../shards/dm/Definition
 import type { ReplyCodec } from "../../shards/actors/Definitions.ts"
 import * as Calls from "../../shards/dm/operations/Calls.ts"
 import * as Channel from "../../shards/dm/operations/Channel.ts"
-import { isListedRead, isListedWrite, ReadQuery, WriteCommand } from "../../shards/dm/operations/index.ts"
+import { travellingCommand, travellingQuery } from "../../shards/dm/operations/index.ts"
+import { decodeReply } from "../../shards/actors/Registry.ts"
 import * as Messages from "../../shards/dm/operations/Messages.ts"
 import { DmChannel } from "../../shards/dm/Protocol.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { type ChannelPatchRequest, ChannelType } from "../model/Channels.ts"
 import { type BadRequest, type Forbidden, invalidField, missingAccess, type NotFound, type Unavailable, unknown } from "../model/Errors.ts"
-import { jsonResponse } from "../model/Common.ts"
+import { jsonResponse } from "../http/SharedBodies.ts"
 import { MessagesRepo } from "../messages/Repo.ts"
 import { DEFAULT_LIMIT, type MessageCreateRequest, type MessageUpdateRequest } from "../model/MessageRequests.ts"
 import { type MessageAttachmentResponse, MessageReferenceType, type MessageResponse, type ReferencedMessage } from "../model/Messages.ts"
@@ -111,19 +112,10 @@ export class Dms extends Context.Service<Dms, {
       const snowflakes = yield* Snowflakes
       const client = yield* DmChannel.client
 
-      const isWriteCommand = Schema.is(WriteCommand)
-      const isReadQuery = Schema.is(ReadQuery)
-      const unregistered = (tag: string) => Effect.die(new Error(`${tag} is not listed in shards/dm/operations/index.ts`))
-      // Replies cross processes as JSON; one that does not decode is the actor's bug, not the client's.
-      const decodeReply = <Reply extends ReplyCodec>(reply: Reply, json: string) =>
-        Effect.orDie(Schema.decodeUnknownEffect(reply)(JSON.parse(json)))
-
       const writeJson: Dms["Service"]["writeJson"] = (channelId, definition, fields, by) => {
-        if (!isListedWrite(definition)) return unregistered(definition.tag)
-        const command = definition.command.make(fields)
         // Through the mailbox the command travels as one of the registered kinds.
-        if (!isWriteCommand(command)) return unregistered(definition.tag)
-        return actors.bounded(client(channelId).Write({ operationId: snowflakes.next(), actorId: by.actorId, now: Date.now(), command }))
+        return Effect.flatMap(travellingCommand(definition, definition.command.make(fields)), (command) =>
+          actors.bounded(client(channelId).Write({ operationId: snowflakes.next(), actorId: by.actorId, now: Date.now(), command })))
       }
       const write: Dms["Service"]["write"] = (channelId, definition, fields, by) => Effect.flatMap(writeJson(channelId, definition, fields, by), (json) => decodeReply(definition.reply, json))
       const readJson = <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
@@ -132,10 +124,8 @@ export class Dms extends Context.Service<Dms, {
         fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
         viewerId: string
       ): Effect.Effect<string, Failure> => {
-        if (!isListedRead(definition)) return unregistered(definition.tag)
-        const query = definition.query.make(fields)
-        if (!isReadQuery(query)) return unregistered(definition.tag)
-        return actors.bounded(client(channelId).Read({ viewerId, query }))
+        return Effect.flatMap(travellingQuery(definition, definition.query.make(fields)), (query) =>
+          actors.bounded(client(channelId).Read({ viewerId, query })))
       }
       const read: Dms["Service"]["read"] = (channelId, definition, fields, viewerId) =>
         Effect.flatMap(readJson(channelId, definition, fields, viewerId), (json) => decodeReply(definition.reply, json))

@@ -1,11 +1,12 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
-import { jsonResponse } from "../model/Common.ts"
+import { jsonResponse } from "../http/SharedBodies.ts"
 import { AppConfig } from "../platform/Config.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
 import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Definitions.ts"
 import type { GuildState } from "../../shards/guild/State.ts"
-import { isListedWrite, ReadQuery, WriteCommand } from "../../shards/guild/operations/index.ts"
+import { isListedWrite, travellingCommand, travellingQuery, unlisted } from "../../shards/guild/operations/index.ts"
+import { decodeReply } from "../../shards/actors/Registry.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { User } from "../../shards/user/Protocol.ts"
@@ -119,16 +120,8 @@ export class Actors extends Context.Service<Actors, {
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
         return published === undefined ? bounded(remote(guild(guildId))) : read(published.state)
       }
-      const isWriteCommand = Schema.is(WriteCommand)
-      const isReadQuery = Schema.is(ReadQuery)
-      const unregistered = (tag: string) =>
-        Effect.die(new Error(`${tag} is not listed in shards/guild/operations/index.ts`))
-      // Replies cross processes as JSON; one that does not decode is the actor's bug, not the client's.
-      const decodeReply = <Reply extends ReplyCodec>(reply: Reply, json: string) =>
-        Effect.orDie(Schema.decodeUnknownEffect(reply)(JSON.parse(json)))
-
       const writeJson: Actors["Service"]["writeJson"] = (guildId, definition, fields, by) => {
-        if (!isListedWrite(definition)) return unregistered(definition.tag)
+        if (!isListedWrite(definition)) return unlisted(definition)
         const command = definition.command.make(fields)
         const payload = {
           operationId: by.operationId ?? snowflakes.next(),
@@ -138,8 +131,9 @@ export class Actors extends Context.Service<Actors, {
           command
         }
         // Through the mailbox the command travels as one of the registered kinds.
+        // Checked only when it goes that way: a write to an actor of this process skips the schema check.
         const remote = Effect.suspend(() =>
-          isWriteCommand(command) ? guild(guildId).Write({ ...payload, command }) : unregistered(definition.tag))
+          Effect.flatMap(travellingCommand(definition, command), (command) => guild(guildId).Write({ ...payload, command })))
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
         const call = published === undefined
           ? remote
@@ -172,8 +166,8 @@ export class Actors extends Context.Service<Actors, {
         const query = definition.query.make(fields)
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
         if (published !== undefined) return local(published.state, query)
-        if (!isReadQuery(query)) return unregistered(definition.tag)
-        return Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), fromActor)
+        return Effect.flatMap(travellingQuery(definition, query), (query) =>
+          Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), fromActor))
       }
       const read: Actors["Service"]["read"] = (guildId, definition, fields, viewerId) =>
         readVia(guildId, definition, fields, viewerId, (state, query) => definition.run(state, query, viewerId), (json) =>

@@ -37,3 +37,10 @@ export const sharedJsonResponse = (json: string): HttpServerResponse.HttpServerR
   json.length < MIN_LENGTH
     ? HttpServerResponse.text(json, { contentType: "application/json" })
     : HttpServerResponse.uint8Array(bytesOf(json), { contentType: "application/json" })
+
+/**
+ * A body that is JSON already (an actor's rendered view): written as it is,
+ * where a handler's return value would be encoded through its schema again.
+ */
+export const jsonResponse = (json: string): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(json, { contentType: "application/json" })

@@ -1,6 +1,6 @@
 import { Effect, Result } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import type { MemberPatch } from "../../shards/guild/members/MemberUpdate.ts"
+import type { MemberPatch } from "../model/Members.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { auditReason } from "../guilds/AuditReason.ts"

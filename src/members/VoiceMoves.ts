@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import type { MemberPatch } from "../../shards/guild/members/MemberUpdate.ts"
+import type { MemberPatch } from "../model/Members.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import { checkVoiceMove } from "../../shards/guild/operations/Voice.ts"
 import { VoiceStates } from "../gateway/VoiceStates.ts"
 import { Actors, type WriteBy } from "../guilds/Actors.ts"
-import { jsonResponse } from "../model/Common.ts"
+import { jsonResponse } from "../http/SharedBodies.ts"
 import { BadRequest } from "../model/Errors.ts"
 import type { GuildId, UserId } from "../model/Ids.ts"
 

@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import { HttpServerResponse } from "effect/http"
 
 /** Text that is valid unicode: a lone surrogate cannot be stored or shown. */
 export const WellFormedText = Schema.String.check(
@@ -16,10 +15,3 @@ export const BoundedText = (min: number, max: number, code = "STRING_LENGTH_INVA
   )
 
 export const SuccessResponse = Schema.Struct({ success: Schema.Literal(true) })
-
-/**
- * A body that is JSON already (an actor's rendered view): written as it is,
- * where a handler's return value would be encoded through its schema again.
- */
-export const jsonResponse = (json: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(json, { contentType: "application/json" })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { BoundedText } from "./Common.ts"
-import { ChannelId, Snowflake } from "./Ids.ts"
+import { CarriedId, ChannelId, Snowflake } from "./Ids.ts"
 
 const Int32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))
 const Int53 = Schema.Int.check(Schema.isBetween({ minimum: -9007199254740991, maximum: 9007199254740991 }))
@@ -74,3 +74,23 @@ export const MemberSearchResponse = Schema.Struct({
   indexing: Schema.Boolean
 })
 export type MemberSearchResponse = typeof MemberSearchResponse.Type
+
+/**
+ * A member update as the actor receives it: the request's fields after the
+ * HTTP side checked their shapes and turned images into hashes.
+ */
+export const MemberPatch = Schema.Struct({
+  nick: Schema.optional(Schema.NullOr(Schema.String)),
+  roles: Schema.optional(Schema.Array(Schema.String)),
+  communication_disabled_until: Schema.optional(Schema.NullOr(Schema.String)),
+  mute: Schema.optional(Schema.Boolean),
+  deaf: Schema.optional(Schema.Boolean),
+  channel_id: Schema.optional(Schema.NullOr(CarriedId.ChannelId)),
+  avatar: Schema.optional(Schema.NullOr(Schema.String)),
+  banner: Schema.optional(Schema.NullOr(Schema.String)),
+  bio: Schema.optional(Schema.NullOr(Schema.String)),
+  pronouns: Schema.optional(Schema.NullOr(Schema.String)),
+  accent_color: Schema.optional(Schema.NullOr(Schema.Int)),
+  profile_flags: Schema.optional(Schema.NullOr(Schema.Int))
+})
+export type MemberPatch = typeof MemberPatch.Type

@@ -1,4 +1,4 @@
-import { Effect, Result, Schema } from "effect"
+import { Effect, Result } from "effect"
 import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import {
   type BadRequest,
@@ -16,27 +16,8 @@ import { guildPermissions, type GuildState } from "../State.ts"
 import { permissionsAt } from "./Timeouts.ts"
 import { canConnect } from "../channels/VoiceAccess.ts"
 import { ChannelType } from "../../../src/model/Channels.ts"
-import { CarriedId } from "../../../src/model/Ids.ts"
+import type { MemberPatch } from "../../../src/model/Members.ts"
 
-/**
- * A member update as the actor receives it: the request's fields after the
- * HTTP side checked their shapes and turned images into hashes.
- */
-export const MemberPatch = Schema.Struct({
-  nick: Schema.optional(Schema.NullOr(Schema.String)),
-  roles: Schema.optional(Schema.Array(Schema.String)),
-  communication_disabled_until: Schema.optional(Schema.NullOr(Schema.String)),
-  mute: Schema.optional(Schema.Boolean),
-  deaf: Schema.optional(Schema.Boolean),
-  channel_id: Schema.optional(Schema.NullOr(CarriedId.ChannelId)),
-  avatar: Schema.optional(Schema.NullOr(Schema.String)),
-  banner: Schema.optional(Schema.NullOr(Schema.String)),
-  bio: Schema.optional(Schema.NullOr(Schema.String)),
-  pronouns: Schema.optional(Schema.NullOr(Schema.String)),
-  accent_color: Schema.optional(Schema.NullOr(Schema.Int)),
-  profile_flags: Schema.optional(Schema.NullOr(Schema.Int))
-})
-export type MemberPatch = typeof MemberPatch.Type
 
 export const MAX_TIMEOUT_MS = 365 * 24 * 60 * 60 * 1000
 

@@ -1,4 +1,3 @@
-import { Schema } from "effect"
 import { guildReads, guildWrites } from "./Guild.ts"
 import { membersReads, membersWrites } from "./Members.ts"
 import { settingsReads, settingsWrites } from "./Settings.ts"
@@ -23,6 +22,7 @@ import { messageUploadReads } from "./MessageUploads.ts"
 import { messageJobReads, messageJobWrites } from "./MessageJobs.ts"
 import { temporaryMembersWrites } from "./TemporaryMembers.ts"
 import { voiceReads } from "./Voice.ts"
+import { registryOf } from "../../actors/Registry.ts"
 
 /**
  * Every write and read a guild actor runs. A sub-domain adds its definitions
@@ -69,19 +69,5 @@ export const reads = [
   ...voiceReads
 ] as const
 
-/** Any write command, as it travels to the actor. */
-export const WriteCommand = Schema.Union(writes.map((w) => w.command))
-
-/** Any read query, as it travels to the actor. */
-export const ReadQuery = Schema.Union(reads.map((r) => r.query))
-
-const writesByTag: ReadonlyMap<string, (typeof writes)[number]> = new Map(writes.map((w) => [w.tag, w]))
-const readsByTag: ReadonlyMap<string, (typeof reads)[number]> = new Map(reads.map((r) => [r.tag, r]))
-
-export const writeOf = (tag: string) => writesByTag.get(tag)
-
-const registeredWrites: ReadonlySet<{ readonly tag: string }> = new Set(writes)
-
-/** Whether `definition` is listed above (an unlisted one could not cross to an actor in another process). */
-export const isListedWrite = (definition: { readonly tag: string }): boolean => registeredWrites.has(definition)
-export const readOf = (tag: string) => readsByTag.get(tag)
+export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =
+  registryOf("shards/guild/operations/index.ts", writes, reads)

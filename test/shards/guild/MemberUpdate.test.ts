@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { applyMemberPatch, MAX_TIMEOUT_MS, type MemberPatch } from "../../../shards/guild/members/MemberUpdate.ts"
+import { applyMemberPatch, MAX_TIMEOUT_MS } from "../../../shards/guild/members/MemberUpdate.ts"
+import { type MemberPatch } from "../../../src/model/Members.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
