@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ChannelResponse } from "../../src/model/Guilds.ts"
 import { channelPermissions } from "./channels/ChannelPermissions.ts"
+import type { GuildChannel } from "./channels/GuildChannel.ts"
 import type { GuildEvent } from "./Definitions.ts"
 import { has, Permission } from "../../src/model/Permissions.ts"
 import { guildPermissions, type GuildState } from "./State.ts"
@@ -55,12 +56,19 @@ const membersWhere = (state: GuildState, allowed: (userId: string) => boolean): 
   return yes.length <= no.length ? { kind: "only", users: yes } : { kind: "except", users: no }
 }
 
-/** Every member sees the channel unless @everyone lacks VIEW_CHANNEL or an overwrite takes it away. */
-const openToAll = (state: GuildState, channel: ChannelResponse): boolean =>
-  has(BigInt(state.roles.get(state.guild.id)?.permissions ?? "0"), Permission.VIEW_CHANNEL) &&
-  (channel.permission_overwrites ?? []).every((o) => (BigInt(o.deny) & Permission.VIEW_CHANNEL) === 0n)
+/** What decides who may see a channel: the channel's state, or the channel an event shows. */
+type ChannelOverwrites = Pick<GuildChannel, "permission_overwrites">
 
-const inChannel = (state: GuildState, channel: ChannelResponse | undefined, wanted: bigint): Audience => {
+/** The overwrites of the channel a channel event shows (ChannelResponse). */
+const shownOverwrites = (data: unknown): ChannelOverwrites | undefined =>
+  isChannel(data) ? { permission_overwrites: data.permission_overwrites ?? [] } : undefined
+
+/** Every member sees the channel unless @everyone lacks VIEW_CHANNEL or an overwrite takes it away. */
+const openToAll = (state: GuildState, channel: ChannelOverwrites): boolean =>
+  has(BigInt(state.roles.get(state.guild.id)?.permissions ?? "0"), Permission.VIEW_CHANNEL) &&
+  channel.permission_overwrites.every((o) => (BigInt(o.deny) & Permission.VIEW_CHANNEL) === 0n)
+
+const inChannel = (state: GuildState, channel: ChannelOverwrites | undefined, wanted: bigint): Audience => {
   if (channel === undefined) return NOBODY
   if (wanted === Permission.VIEW_CHANNEL && openToAll(state, channel)) return MEMBERS
   return membersWhere(state, (userId) => has(channelPermissions(state, userId, channel), wanted))
@@ -75,7 +83,7 @@ export const audienceOf = (state: GuildState | undefined, event: GuildEvent): Au
     BAN_EVENTS.has(type)
   if (!scoped) return MEMBERS
   if (state === undefined) return NOBODY
-  if (CHANNEL_EVENTS.has(type)) return inChannel(state, isChannel(data) ? data : undefined, Permission.VIEW_CHANNEL)
+  if (CHANNEL_EVENTS.has(type)) return inChannel(state, shownOverwrites(data), Permission.VIEW_CHANNEL)
   if (BAN_EVENTS.has(type)) return membersWhere(state, (userId) => has(guildPermissions(state, userId), Permission.BAN_MEMBERS))
   const channel = isInChannel(data) ? state.channels.get(data.channel_id) : undefined
   const wanted = INVITE_EVENTS.has(type) ? Permission.VIEW_CHANNEL | Permission.MANAGE_CHANNELS : Permission.VIEW_CHANNEL

@@ -1,4 +1,4 @@
-import type { ChannelResponse, GuildMemberResponse } from "../../src/model/Guilds.ts"
+import type { GuildMemberResponse } from "../../src/model/Guilds.ts"
 import type { UserPartialResponse } from "../../src/model/Users.ts"
 import type { GuildEmoji, GuildSticker } from "../../src/model/Expressions.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../src/model/Permissions.ts"
@@ -10,6 +10,7 @@ import type { ChannelMessages } from "./messages/MessageWindow.ts"
 import { ChannelType } from "../../src/model/Channels.ts"
 import type { GuildRecord, GuildRecordChange } from "./GuildRecord.ts"
 import type { GuildRole } from "./roles/GuildRole.ts"
+import type { GuildChannel } from "./channels/GuildChannel.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
@@ -21,7 +22,7 @@ export interface GuildState {
   readonly guild: GuildRecord
   readonly createdAt: string
   readonly roles: ReadonlyMap<string, GuildRole>
-  readonly channels: ReadonlyMap<string, ChannelResponse>
+  readonly channels: ReadonlyMap<string, GuildChannel>
   /** Shared maps: the writes a big guild takes most often change one member. */
   readonly members: SharedMap<string, GuildMemberResponse>
   /** Bio, pronouns and join source by user id; a member without an entry has EMPTY_PROFILE. */
@@ -61,7 +62,7 @@ export const createGuild = (input: NewGuild): GuildState => {
     hoist_position: null,
     unicode_emoji: null
   }
-  const general: ChannelResponse = {
+  const general: GuildChannel = {
     id: input.channelId,
     guild_id: input.guildId,
     name: "general",

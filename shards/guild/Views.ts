@@ -3,6 +3,7 @@ import { GuildResponse } from "../../src/model/Guilds.ts"
 import { canView } from "./channels/ChannelPermissions.ts"
 import { guildPermissions, type GuildState } from "./State.ts"
 import { roleView } from "./roles/GuildRole.ts"
+import { channelView } from "./channels/GuildChannel.ts"
 import type { GuildRecord } from "./GuildRecord.ts"
 
 /**
@@ -48,7 +49,7 @@ export const viewFor = (state: GuildState, userId: string): GuildResponse => {
     message_history_cutoff: g.message_history_cutoff,
     permissions: guildPermissions(state, userId).toString(),
     roles: Array.from(state.roles.values(), roleView),
-    channels: [...state.channels.values()],
+    channels: Array.from(state.channels.values(), channelView),
     member_count: state.members.size
   }
 }

@@ -4,7 +4,8 @@ import type { WriteContext } from "../../shards/guild/Definitions.ts"
 import { Permission } from "../../src/model/Permissions.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../src/model/Guilds.ts"
+import type { GuildMemberResponse, GuildRoleResponse } from "../../src/model/Guilds.ts"
+import type { GuildChannel } from "../../shards/guild/channels/GuildChannel.ts"
 import type { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
 import type { MessageResponse } from "../../src/model/Messages.ts"
 import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
@@ -25,8 +26,8 @@ const role = (id: string, permissions: bigint, mentionable = false): [string, Gu
   [id, { id, name: `r${id}`, color: 0, position: 1, permissions: permissions.toString(), hoist: false, mentionable }]
 const member = (id: string, roles: ReadonlyArray<string>, until: string | null = null): [string, GuildMemberResponse] =>
   [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false, communication_disabled_until: until }]
-const channel = (id: string, type: number, extra: Partial<ChannelResponse> = {}): [string, ChannelResponse] =>
-  [id, { id, guild_id: "100", name: `c${id}`, type, position: 0, permission_overwrites: [], ...extra }]
+const channel = (id: string, type: number, extra: Partial<GuildChannel> = {}): [string, GuildChannel] =>
+  [id, { id, guild_id: "100", name: `c${id}`, topic: null, type, position: 0, parent_id: null, nsfw: false, permission_overwrites: [], ...extra }]
 
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "./GuildChannel.ts"
 import { type Forbidden, missingAccess, missingPermissions, type NotFound, unknown } from "../../../src/model/Errors.ts"
 import { requireMember } from "../Access.ts"
 import { channelPermissions } from "./ChannelPermissions.ts"
@@ -14,7 +14,7 @@ export const visibleChannel = (
   state: GuildState,
   userId: string,
   channelId: string
-): Effect.Effect<ChannelResponse, Forbidden | NotFound> =>
+): Effect.Effect<GuildChannel, Forbidden | NotFound> =>
   Effect.gen(function*() {
     yield* requireMember(state, userId)
     const channel = state.channels.get(channelId)
@@ -30,6 +30,6 @@ export const managedChannel = (
   channelId: string,
   wanted: bigint,
   now: number
-): Effect.Effect<ChannelResponse, Forbidden | NotFound> =>
+): Effect.Effect<GuildChannel, Forbidden | NotFound> =>
   Effect.flatMap(visibleChannel(state, userId, channelId), (channel) =>
     has(channelPermissions(state, userId, channel, now), wanted) ? Effect.succeed(channel) : Effect.fail(missingPermissions()))

@@ -1,12 +1,12 @@
 import { Effect } from "effect"
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "./GuildChannel.ts"
 import type { ChannelPositionUpdateRequest } from "../../../src/model/Channels.ts"
 import { type BadRequest, invalidField } from "../../../src/model/Errors.ts"
 import { checkParent } from "./ChannelRules.ts"
 import type { GuildState } from "../State.ts"
 
 /** The guild's channels in display order: by position, ties by id. */
-export const ordered = (channels: Iterable<ChannelResponse>): Array<ChannelResponse> =>
+export const ordered = (channels: Iterable<GuildChannel>): Array<GuildChannel> =>
   [...channels].sort((a, b) =>
     (a.position ?? 0) - (b.position ?? 0) || (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0))
 
@@ -20,7 +20,7 @@ export const ordered = (channels: Iterable<ChannelResponse>): Array<ChannelRespo
 export const reposition = (
   state: GuildState,
   items: ChannelPositionUpdateRequest
-): Effect.Effect<ReadonlyArray<ChannelResponse>, BadRequest> =>
+): Effect.Effect<ReadonlyArray<GuildChannel>, BadRequest> =>
   Effect.gen(function*() {
     const byId = new Map(state.channels)
     let order = ordered(state.channels.values()).map((c) => c.id)

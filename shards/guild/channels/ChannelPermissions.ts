@@ -1,9 +1,9 @@
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel, PermissionOverwrite } from "./GuildChannel.ts"
 import { ALL_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { guildPermissions, type GuildState } from "../State.ts"
 import { isTimedOut, TIMED_OUT_ALLOWED } from "../members/Timeouts.ts"
 
-export type Overwrite = NonNullable<ChannelResponse["permission_overwrites"]>[number]
+export type Overwrite = PermissionOverwrite
 
 export const OVERWRITE_ROLE = 0
 export const OVERWRITE_MEMBER = 1
@@ -18,12 +18,17 @@ const apply = (granted: bigint, allow: bigint, deny: bigint): bigint => (granted
  * lock_permissions), so the category's are not consulted here. Given `now`,
  * a timed-out member keeps only what a timeout leaves (Timeouts.ts).
  */
-export const channelPermissions = (state: GuildState, userId: string, channel: ChannelResponse, now?: number): bigint => {
+export const channelPermissions = (
+  state: GuildState,
+  userId: string,
+  channel: Pick<GuildChannel, "permission_overwrites">,
+  now?: number
+): bigint => {
   const base = guildPermissions(state, userId)
   const member = state.members.get(userId)
   if (state.guild.owner_id === userId || (base & Permission.ADMINISTRATOR) !== 0n) return ALL_PERMISSIONS
   if (member === undefined) return 0n
-  const overwrites = channel.permission_overwrites ?? []
+  const overwrites = channel.permission_overwrites
   let granted = base
   const everyone = overwrites.find((o) => o.type === OVERWRITE_ROLE && o.id === state.guild.id)
   if (everyone !== undefined) granted = apply(granted, BigInt(everyone.allow), BigInt(everyone.deny))
@@ -41,5 +46,5 @@ export const channelPermissions = (state: GuildState, userId: string, channel: C
   return now !== undefined && isTimedOut(state, userId, now) ? granted & TIMED_OUT_ALLOWED : granted
 }
 
-export const canView = (state: GuildState, userId: string, channel: ChannelResponse): boolean =>
+export const canView = (state: GuildState, userId: string, channel: GuildChannel): boolean =>
   (channelPermissions(state, userId, channel) & Permission.VIEW_CHANNEL) !== 0n

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "./GuildChannel.ts"
 
 const TextOrNull = Schema.NullOr(Schema.String)
 
@@ -23,8 +23,8 @@ const ChannelRow = Schema.Struct({
 })
 type ChannelRow = typeof ChannelRow.Type
 
-/** A stored channel as the API shows it: variant fields only where they belong. */
-const channelFromRow = (row: ChannelRow): ChannelResponse => ({
+/** A stored channel as the actor keeps it: variant fields only where they belong. */
+const channelFromRow = (row: ChannelRow): GuildChannel => ({
   id: row.id,
   guild_id: row.guild_id,
   ...(row.name === null ? {} : { name: row.name }),
@@ -54,17 +54,17 @@ export const loadChannels = (guildId: string) =>
     return new Map(channels.map((row) => [row.id, channelFromRow(row)]))
   })
 
-/** The columns of a channel to write, from its API shape. */
-export const channelColumns = (guildId: string, c: ChannelResponse) => ({
+/** The columns of a channel to write. */
+export const channelColumns = (guildId: string, c: GuildChannel) => ({
   id: c.id,
   guild_id: guildId,
   type: c.type,
   name: c.name ?? null,
-  topic: c.topic ?? null,
-  position: c.position ?? 0,
-  parent_id: c.parent_id ?? null,
-  nsfw: c.nsfw ?? false,
-  permission_overwrites: JSON.stringify(c.permission_overwrites ?? []),
+  topic: c.topic,
+  position: c.position,
+  parent_id: c.parent_id,
+  nsfw: c.nsfw,
+  permission_overwrites: JSON.stringify(c.permission_overwrites),
   url: c.url ?? null,
   bitrate: c.bitrate ?? null,
   user_limit: c.user_limit ?? null,
@@ -73,7 +73,7 @@ export const channelColumns = (guildId: string, c: ChannelResponse) => ({
 })
 
 /** Writes a channel as it now is (created or changed). */
-export const saveChannel = (guildId: string, channel: ChannelResponse) =>
+export const saveChannel = (guildId: string, channel: GuildChannel) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const c = channelColumns(guildId, channel)

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "./GuildChannel.ts"
 import { ChannelType, type OverwriteRequest } from "../../../src/model/Channels.ts"
 import { BadRequest, type Forbidden, invalidField, missingPermissions } from "../../../src/model/Errors.ts"
 import { channelPermissions, type Overwrite } from "./ChannelPermissions.ts"
@@ -71,7 +71,7 @@ export const toOverwrite = (o: OverwriteRequest): Overwrite => ({
 export const checkOverwrites = (
   state: GuildState,
   actorId: string,
-  channel: ChannelResponse | undefined,
+  channel: GuildChannel | undefined,
   overwrites: ReadonlyArray<Overwrite>,
   path: string,
   now: number

@@ -1,5 +1,6 @@
 import { Result } from "effect"
-import type { ChannelResponse, GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "./GuildChannel.ts"
 import { invalidField, missingAccess, missingPermissions, unknown } from "../../../src/model/Errors.ts"
 import { channelPermissions } from "./ChannelPermissions.ts"
 import type { GuildError } from "../Definitions.ts"
@@ -17,7 +18,7 @@ import { ChannelType } from "../../../src/model/Channels.ts"
 export const CONNECT_PERMISSIONS = Permission.VIEW_CHANNEL | Permission.CONNECT
 
 /** Whether `userId` may connect to `channel` at `now`. */
-export const canConnect = (state: GuildState, userId: string, channel: ChannelResponse, now: number): boolean =>
+export const canConnect = (state: GuildState, userId: string, channel: GuildChannel, now: number): boolean =>
   has(channelPermissions(state, userId, channel, now), CONNECT_PERMISSIONS)
 
 /** A member's way into a voice channel: who they are in the guild, and the channel's user limit as it binds them. */

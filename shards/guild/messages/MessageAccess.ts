@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "../channels/GuildChannel.ts"
 import { BadRequest, Forbidden, missingPermissions, NotFound, unknown } from "../../../src/model/Errors.ts"
 import { MessageResponse } from "../../../src/model/Messages.ts"
 import { visibleChannel } from "../channels/ChannelAccess.ts"
@@ -33,7 +33,7 @@ export const readableChannel = (
   state: GuildState,
   userId: string,
   channelId: string
-): Effect.Effect<ChannelResponse, Forbidden | NotFound> =>
+): Effect.Effect<GuildChannel, Forbidden | NotFound> =>
   Effect.flatMap(visibleChannel(state, userId, channelId), (channel) =>
     has(channelPermissions(state, userId, channel), Permission.READ_MESSAGE_HISTORY)
       ? Effect.succeed(channel)
@@ -49,7 +49,7 @@ export const sendableChannel = (
   userId: string,
   channelId: string,
   now: number
-): Effect.Effect<{ readonly channel: ChannelResponse; readonly permissions: bigint }, BadRequest | Forbidden | NotFound> =>
+): Effect.Effect<{ readonly channel: GuildChannel; readonly permissions: bigint }, BadRequest | Forbidden | NotFound> =>
   Effect.gen(function*() {
     const channel = yield* visibleChannel(state, userId, channelId)
     if (channel.type !== ChannelType.TEXT) {
@@ -69,7 +69,7 @@ export const sendableChannel = (
 
 /** Milliseconds until `userId` may send again under the channel's slowmode (0: now). */
 export const slowmodeWait = (
-  channel: ChannelResponse,
+  channel: GuildChannel,
   messages: ChannelMessages,
   userId: string,
   permissions: bigint,

@@ -1,12 +1,12 @@
 import { Effect, Schema } from "effect"
 import { ChannelPositionUpdateRequest, PermissionOverwriteCreateRequest } from "../../../src/model/Channels.ts"
-import { ChannelResponse } from "../../../src/model/Guilds.ts"
 import { unknown } from "../../../src/model/Errors.ts"
 import { changesOf, requirePermission } from "../Access.ts"
 import { managedChannel } from "../channels/ChannelAccess.ts"
 import { reposition } from "../channels/ChannelOrder.ts"
 import { OVERWRITE_ROLE, type Overwrite } from "../channels/ChannelPermissions.ts"
 import { saveChannel } from "../channels/ChannelRows.ts"
+import { channelView, type GuildChannel } from "../channels/GuildChannel.ts"
 import { bitsOf, checkOverwrites } from "../channels/ChannelRules.ts"
 import { type Decision, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
@@ -36,9 +36,11 @@ export const positionChannels = write(
         persist: Effect.forEach(changed, (c) => saveChannel(context.guildId, c), { discard: true }),
         audit: changed.flatMap((c) => {
           const before = state.channels.get(c.id)
-          return before === undefined ? [] : [{ actionType: CHANNEL_UPDATE, targetId: c.id, changes: changesOf(before, c) }]
+          return before === undefined
+            ? []
+            : [{ actionType: CHANNEL_UPDATE, targetId: c.id, changes: changesOf(channelView(before), channelView(c)) }]
         }),
-        events: changed.map((c) => ({ type: "CHANNEL_UPDATE", data: c }))
+        events: changed.map((c) => ({ type: "CHANNEL_UPDATE", data: channelView(c) }))
       }
     })
 )
@@ -51,14 +53,14 @@ const overwriteOptions = (state: GuildState, o: Pick<Overwrite, "id" | "type">):
 const withOverwrites = (
   state: GuildState,
   guildId: string,
-  channel: ChannelResponse,
+  channel: GuildChannel,
   overwrites: ReadonlyArray<Overwrite>
 ): Pick<Decision<null>, "next" | "persist" | "events"> => {
   const next = { ...channel, permission_overwrites: overwrites }
   return {
     next: { ...state, channels: new Map(state.channels).set(next.id, next) },
     persist: saveChannel(guildId, next),
-    events: [{ type: "CHANNEL_UPDATE", data: next }]
+    events: [{ type: "CHANNEL_UPDATE", data: channelView(next) }]
   }
 }
 
@@ -79,7 +81,7 @@ export const putOverwrite = write(
       if (overwrite.type === OVERWRITE_ROLE && !state.roles.has(overwriteId)) return yield* unknown("ROLE")
       if (overwrite.type !== OVERWRITE_ROLE && !state.members.has(overwriteId)) return yield* unknown("MEMBER")
       yield* checkOverwrites(state, context.actorId, channel, [overwrite], "root", context.now)
-      const existing = channel.permission_overwrites ?? []
+      const existing = channel.permission_overwrites
       const before = existing.find((o) => o.id === overwriteId)
       if (before !== undefined && JSON.stringify(before) === JSON.stringify(overwrite)) return unchanged(state, null)
       const overwrites = before === undefined
@@ -106,7 +108,7 @@ export const deleteOverwrite = write(
   (state, { channelId, overwriteId }, context) =>
     Effect.gen(function*() {
       const channel = yield* managedChannel(state, context.actorId, channelId, Permission.MANAGE_ROLES, context.now)
-      const existing = channel.permission_overwrites ?? []
+      const existing = channel.permission_overwrites
       const before = existing.find((o) => o.id === overwriteId)
       if (before === undefined) return unchanged(state, null)
       yield* checkOverwrites(state, context.actorId, channel, [before], "root", context.now)

@@ -7,6 +7,7 @@ import { changesOf, requireMember, requirePermission } from "../Access.ts"
 import { managedChannel, visibleChannel } from "../channels/ChannelAccess.ts"
 import { ordered } from "../channels/ChannelOrder.ts"
 import { canView } from "../channels/ChannelPermissions.ts"
+import { channelView, type GuildChannel } from "../channels/GuildChannel.ts"
 import { removeChannel, saveChannel } from "../channels/ChannelRows.ts"
 import { checkGuildRoom, checkOverwrites, checkParent, checkUrl, normalizeName, toOverwrite } from "../channels/ChannelRules.ts"
 import { type GuildEvent, read, unchanged, write } from "../Definitions.ts"
@@ -22,18 +23,21 @@ const CHANNEL_DELETE = 12
 
 const DEFAULT_BITRATE = 64000
 
-const withChannel = (state: GuildState, channel: ChannelResponse): GuildState => ({
+const withChannel = (state: GuildState, channel: GuildChannel): GuildState => ({
   ...state,
   channels: new Map(state.channels).set(channel.id, channel)
 })
 
 /** GET /guilds/{id}/channels: the channels the viewer can see, in display order. */
 export const listChannels = read("ListChannels", {}, Schema.Array(ChannelResponse), (state, _query, viewerId) =>
-  Effect.as(requireMember(state, viewerId), ordered(state.channels.values()).filter((c) => canView(state, viewerId, c))))
+  Effect.as(
+    requireMember(state, viewerId),
+    ordered(state.channels.values()).filter((c) => canView(state, viewerId, c)).map(channelView)
+  ))
 
 /** GET /channels/{id}: a channel the viewer can see. */
 export const getChannel = read("GetChannel", { channelId: CarriedId.ChannelId }, ChannelResponse, (state, { channelId }, viewerId) =>
-  visibleChannel(state, viewerId, channelId))
+  Effect.map(visibleChannel(state, viewerId, channelId), channelView))
 
 /** POST /guilds/{id}/channels: MANAGE_CHANNELS (and MANAGE_ROLES for overwrites); appended at the end. */
 export const createChannel = write(
@@ -54,7 +58,7 @@ export const createChannel = write(
         yield* checkOverwrites(state, context.actorId, undefined, overwrites, "permission_overwrites", context.now)
       }
       const voice = request.type === ChannelType.VOICE
-      const channel: ChannelResponse = {
+      const channel: GuildChannel = {
         id: channelId,
         guild_id: context.guildId,
         name,
@@ -71,13 +75,14 @@ export const createChannel = write(
           ? { rate_limit_per_user: request.rate_limit_per_user ?? 0 }
           : {})
       }
-      const { id: _id, guild_id: _guild, ...shown } = channel
+      const view = channelView(channel)
+      const { id: _id, guild_id: _guild, ...shown } = view
       return {
         next: withChannel(state, channel),
-        reply: channel,
+        reply: view,
         persist: saveChannel(context.guildId, channel),
         audit: [{ actionType: CHANNEL_CREATE, targetId: channelId, changes: changesOf<Partial<ChannelResponse>>({}, shown) }],
-        events: [{ type: "CHANNEL_CREATE", data: channel }]
+        events: [{ type: "CHANNEL_CREATE", data: view }]
       }
     })
 )
@@ -93,7 +98,7 @@ export const updateChannel = write(
       if (patch.type !== undefined && patch.type !== before.type) {
         return yield* invalidField("type", "INVALID_CHANNEL_TYPE", "A channel's type cannot change")
       }
-      const { type: _type, permission_overwrites, name, nsfw, rate_limit_per_user, ...rest } = patch
+      const { permission_overwrites, name, nsfw, rate_limit_per_user } = patch
       yield* checkUrl(patch.url, "url")
       if (patch.rtc_region != null && !RTC_REGIONS.some((r) => r.id === patch.rtc_region)) {
         return yield* invalidField("rtc_region", "INVALID_RTC_REGION", "Unknown voice region")
@@ -106,22 +111,29 @@ export const updateChannel = write(
         yield* managedChannel(state, context.actorId, channelId, Permission.MANAGE_ROLES, context.now)
         yield* checkOverwrites(state, context.actorId, before, overwrites, "permission_overwrites", context.now)
       }
-      const changes: Partial<ChannelResponse> = {
-        ...rest,
+      // Each field the patch gives, named: a field added to the request is not kept until it is added here.
+      const changes: Partial<GuildChannel> = {
+        ...(patch.topic === undefined ? {} : { topic: patch.topic }),
+        ...(patch.url === undefined ? {} : { url: patch.url }),
+        ...(patch.parent_id === undefined ? {} : { parent_id: patch.parent_id }),
+        ...(patch.bitrate === undefined ? {} : { bitrate: patch.bitrate }),
+        ...(patch.user_limit === undefined ? {} : { user_limit: patch.user_limit }),
+        ...(patch.rtc_region === undefined ? {} : { rtc_region: patch.rtc_region }),
         ...(name == null ? {} : { name: yield* normalizeName(state, before.type, "name", name) }),
         ...(nsfw == null ? {} : { nsfw }),
         ...(rate_limit_per_user === undefined ? {} : { rate_limit_per_user: rate_limit_per_user ?? 0 }),
         ...(overwrites === undefined ? {} : { permission_overwrites: overwrites })
       }
       const changed = changesOf(before, changes)
-      if (changed.length === 0) return unchanged(state, before)
-      const channel: ChannelResponse = { ...before, ...changes }
+      if (changed.length === 0) return unchanged(state, channelView(before))
+      const channel: GuildChannel = { ...before, ...changes }
+      const view = channelView(channel)
       return {
         next: withChannel(state, channel),
-        reply: channel,
+        reply: view,
         persist: saveChannel(context.guildId, channel),
         audit: [{ actionType: CHANNEL_UPDATE, targetId: channelId, changes: changed }],
-        events: [{ type: "CHANNEL_UPDATE", data: channel }]
+        events: [{ type: "CHANNEL_UPDATE", data: view }]
       }
     })
 )
@@ -140,15 +152,16 @@ export const deleteChannel = write("DeleteChannel", { channelId: CarriedId.Chann
       SETTINGS_NAMING_CHANNELS.filter((key) => state.guild[key] === channelId).map((key) => [key, null])
     )
     const next: GuildState = { ...state, channels, guild: { ...state.guild, ...cleared } }
+    const view = channelView(channel)
     const events: Array<GuildEvent> = [
-      { type: "CHANNEL_DELETE", data: channel },
-      ...orphans.map((c) => ({ type: "CHANNEL_UPDATE", data: c }))
+      { type: "CHANNEL_DELETE", data: view },
+      ...orphans.map((c) => ({ type: "CHANNEL_UPDATE", data: channelView(c) }))
     ]
     if (Object.keys(cleared).length > 0) events.push({ type: "GUILD_UPDATE", data: viewFor(next, next.guild.owner_id) })
-    const { id: _id, guild_id: _guild, ...shown } = channel
+    const { id: _id, guild_id: _guild, ...shown } = view
     return {
       next,
-      reply: channel,
+      reply: view,
       persist: removeChannel(context.guildId, channelId),
       audit: [{
         actionType: CHANNEL_DELETE,

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { ChannelResponse } from "../../../src/model/Guilds.ts"
 import { requireMember } from "../Access.ts"
 import { channelPermissions } from "../channels/ChannelPermissions.ts"
+import { channelView } from "../channels/GuildChannel.ts"
 import { read } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 
@@ -23,7 +24,7 @@ const READ = Permission.VIEW_CHANNEL | Permission.READ_MESSAGE_HISTORY
  */
 export const readableChannels = read("ReadableChannels", {}, ReadableChannels, (state, _query, viewerId) =>
   Effect.map(requireMember(state, viewerId), () => ({
-    channels: [...state.channels.values()].filter((c) => has(channelPermissions(state, viewerId, c), READ)),
+    channels: [...state.channels.values()].filter((c) => has(channelPermissions(state, viewerId, c), READ)).map(channelView),
     role_ids: state.members.get(viewerId)?.roles ?? []
   })))
 

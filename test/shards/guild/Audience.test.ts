@@ -3,7 +3,8 @@ import { admission, audienceOf, dataForAudience, membershipOf } from "../../../s
 import { Permission } from "../../../src/model/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "../../../shards/guild/channels/GuildChannel.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -12,8 +13,8 @@ const member = (id: string, roles: ReadonlyArray<string> = []): [string, GuildMe
 const moderator: GuildRoleResponse = {
   id: "10", name: "mod", color: 0, position: 1, permissions: Permission.BAN_MEMBERS.toString(), hoist: false, mentionable: false
 }
-const hidden: ChannelResponse = {
-  id: "200", guild_id: "100", name: "staff", type: 0, position: 1, parent_id: null, nsfw: false,
+const hidden: GuildChannel = {
+  id: "200", guild_id: "100", name: "staff", topic: null, type: 0, position: 1, parent_id: null, nsfw: false,
   permission_overwrites: [{ id: "100", type: 0, allow: "0", deny: Permission.VIEW_CHANNEL.toString() }, { id: "2", type: 1, allow: Permission.VIEW_CHANNEL.toString(), deny: "0" }]
 }
 
@@ -42,7 +43,7 @@ describe("the audience of a guild event", () => {
   })
 
   it("lists the shorter side: all but a few are named by those left out", () => {
-    const mostly: ChannelResponse = { ...hidden, id: "201", permission_overwrites: [{ id: "4", type: 1, allow: "0", deny: Permission.VIEW_CHANNEL.toString() }] }
+    const mostly: GuildChannel = { ...hidden, id: "201", permission_overwrites: [{ id: "4", type: 1, allow: "0", deny: Permission.VIEW_CHANNEL.toString() }] }
     const audience = audienceOf({ ...state, channels: new Map([...state.channels, [mostly.id, mostly]]) }, { type: "MESSAGE_CREATE", data: { channel_id: "201" } })
     assert.deepStrictEqual(audience, { kind: "except", users: ["4"] })
   })

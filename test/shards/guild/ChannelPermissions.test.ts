@@ -2,7 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { canView, channelPermissions, type Overwrite } from "../../../shards/guild/channels/ChannelPermissions.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "../../../shards/guild/channels/GuildChannel.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
@@ -13,8 +14,8 @@ const member = (id: string, roles: ReadonlyArray<string>, timeoutUntil?: string)
   [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false, communication_disabled_until: timeoutUntil ?? null }]
 const overwrite = (id: string, type: 0 | 1, allow: bigint, deny: bigint): Overwrite =>
   ({ id, type, allow: allow.toString(), deny: deny.toString() })
-const channel = (id: string, overwrites: ReadonlyArray<Overwrite>, parentId: string | null = null): ChannelResponse =>
-  ({ id, guild_id: "100", name: `c${id}`, type: parentId === null && id === "300" ? 4 : 0, position: 0, parent_id: parentId, nsfw: false, permission_overwrites: overwrites })
+const channel = (id: string, overwrites: ReadonlyArray<Overwrite>, parentId: string | null = null): GuildChannel =>
+  ({ id, guild_id: "100", name: `c${id}`, topic: null, type: parentId === null && id === "300" ? 4 : 0, position: 0, parent_id: parentId, nsfw: false, permission_overwrites: overwrites })
 
 /** Roles: 10 plain, 11 ADMINISTRATOR. Members: 2 with 10, 3 with 11, 4 none, 5 with 10 timed out. */
 const state: GuildState = {

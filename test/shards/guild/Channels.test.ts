@@ -6,7 +6,8 @@ import type { WriteContext } from "../../../shards/guild/Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import type { ChannelCreateRequest } from "../../../src/model/Channels.ts"
-import type { ChannelResponse, GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "../../../shards/guild/channels/GuildChannel.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
@@ -66,11 +67,13 @@ describe("channel operations", () => {
       assert.strictEqual(codeOf(yield* Effect.flip(create(s, "1", "400", { type: 0, name: "x", parent_id: "999" }))), "PARENT_CHANNEL_NOT_IN_GUILD")
       assert.strictEqual(codeOf(yield* Effect.flip(create(s, "1", "400", { type: 4, name: "x", parent_id: "300" }))), "CATEGORIES_CANNOT_HAVE_PARENTS")
       const full = new Map(s.channels)
-      for (let i = 0; i < 49; i++) full.set(`9${i}`, { id: `9${i}`, type: 0, name: "n", parent_id: "300" })
+      for (let i = 0; i < 49; i++) full.set(`9${i}`, { id: `9${i}`, guild_id: "100", type: 0, name: "n", topic: null, position: 0, parent_id: "300", nsfw: false, permission_overwrites: [] })
       const fullCategory = yield* Effect.flip(create({ ...s, channels: full }, "1", "400", { type: 0, name: "x", parent_id: "300" }))
       assert.strictEqual(codeOf(fullCategory), "MAX_CATEGORY_CHANNELS")
-      const many = new Map<string, ChannelResponse>()
-      for (let i = 0; i < 500; i++) many.set(`${1000 + i}`, { id: `${1000 + i}`, type: 0, name: "n" })
+      const many = new Map<string, GuildChannel>()
+      for (let i = 0; i < 500; i++) {
+        many.set(`${1000 + i}`, { id: `${1000 + i}`, guild_id: "100", type: 0, name: "n", topic: null, position: 0, parent_id: null, nsfw: false, permission_overwrites: [] })
+      }
       assert.strictEqual(codeOf(yield* Effect.flip(create({ ...s, channels: many }, "1", "400", { type: 0, name: "x" }))), "MAX_GUILD_CHANNELS")
     }))
 

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
-import type { ChannelResponse } from "../../../src/model/Guilds.ts"
+import type { GuildChannel } from "../../../shards/guild/channels/GuildChannel.ts"
 import { applyMemberPatch } from "../../../shards/guild/members/MemberUpdate.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
@@ -12,13 +12,15 @@ import { CarriedId } from "../../../src/model/Ids.ts"
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const now = Date.parse("2026-06-01T00:00:00Z")
 
-const voice = (id: string, extra: Partial<ChannelResponse> = {}): ChannelResponse => ({
+const voice = (id: string, extra: Partial<GuildChannel> = {}): GuildChannel => ({
   id,
   guild_id: "100",
   name: `voice ${id}`,
+  topic: null,
   type: ChannelType.VOICE,
   position: 1,
   parent_id: null,
+  nsfw: false,
   permission_overwrites: [],
   user_limit: 0,
   ...extra
