@@ -1,8 +1,8 @@
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { GuildEmoji, GuildSticker } from "../../../src/model/Expressions.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
-import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
+import { loadPartialUsers } from "../../actors/PartialUsers.ts"
 
 interface EmojiRow {
   readonly id: string
@@ -36,7 +36,7 @@ export interface LoadedExpressions {
 /** A guild's emojis and stickers with their creators, for GuildRepo.load. */
 export const loadExpressions = (
   guildId: string
-): Effect.Effect<LoadedExpressions, SqlError.SqlError, SqlClient.SqlClient> =>
+): Effect.Effect<LoadedExpressions, SqlError.SqlError | Schema.SchemaError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const emojis = yield* sql<EmojiRow>`
@@ -45,8 +45,7 @@ export const loadExpressions = (
       SELECT id, name, description, tags, animated, media_hash, creator_id
       FROM guild_stickers WHERE guild_id = ${guildId} ORDER BY id`
     const creatorIds = [...new Set([...emojis, ...stickers].flatMap((r) => (r.creator_id === null ? [] : [r.creator_id])))]
-    const users = creatorIds.length === 0 ? [] : yield* sql<UserRow>`SELECT * FROM users WHERE ${sql.in("id", creatorIds)}`
-    const creators = new Map(users.map((u) => [u.id, toUserPartial(u)]))
+    const creators = yield* loadPartialUsers(creatorIds)
     const creatorOf = (row: EmojiRow) => (row.creator_id === null ? undefined : creators.get(row.creator_id)) ?? DELETED_CREATOR
     return {
       emojis: new Map(emojis.map((r): [string, GuildEmoji] => [r.id, {
