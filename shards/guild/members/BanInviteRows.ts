@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { IsoTimestamp, isoTimestamp } from "../../../src/platform/Timestamps.ts"
+import { IsoTimestamp } from "../../../src/platform/Timestamps.ts"
 import { toUserPartial, UserPartialColumns } from "../../../src/model/Users.ts"
 import { loadPartialUsers, partialUserColumns } from "../../actors/PartialUsers.ts"
 import type { GuildBan } from "./BanRules.ts"
@@ -17,15 +17,19 @@ const BanRow = Schema.Struct({
 
 const decodeBans = Schema.decodeUnknownEffect(Schema.Array(BanRow))
 
-interface InviteRow {
-  readonly code: string
-  readonly channel_id: string
-  readonly created_at: Date | string
-  readonly max_age: number
-  readonly max_uses: number
-  readonly uses: number
-  readonly temporary: boolean
-}
+/** An invite's columns as `loadInvites` selects them, each with the schema that decodes it. */
+const InviteRow = Schema.Struct({
+  code: Schema.String,
+  channel_id: Schema.String,
+  created_at: IsoTimestamp,
+  max_age: Schema.Int,
+  max_uses: Schema.Int,
+  uses: Schema.Int,
+  temporary: Schema.Boolean,
+  inviter_id: Schema.NullOr(Schema.String)
+})
+
+const decodeInvites = Schema.decodeUnknownEffect(Schema.Array(InviteRow))
 
 /** A guild's bans still in effect (schema 0015); expired rows stay out and are deleted by the next ban write. */
 export const loadBans = (
@@ -54,17 +58,17 @@ export const loadInvites = (
 ): Effect.Effect<ReadonlyMap<string, GuildInvite>, SqlError.SqlError | Schema.SchemaError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const invites = yield* sql<InviteRow & { readonly inviter_id: string | null }>`
+    const invites = yield* decodeInvites(yield* sql`
       SELECT code, channel_id::text AS channel_id, created_at, max_age, max_uses, uses, temporary,
              inviter_id::text AS inviter_id
-      FROM guild_invites WHERE guild_id = ${guildId}`
+      FROM guild_invites WHERE guild_id = ${guildId}`)
     const inviterIds = [...new Set(invites.flatMap((i) => (i.inviter_id === null ? [] : [i.inviter_id])))]
     const byId = yield* loadPartialUsers(inviterIds)
     return new Map(invites.map((i): [string, GuildInvite] => [i.code, {
       code: i.code,
       channelId: i.channel_id,
       inviter: i.inviter_id === null ? null : byId.get(i.inviter_id) ?? null,
-      createdAt: isoTimestamp(i.created_at),
+      createdAt: i.created_at,
       maxAge: i.max_age,
       maxUses: i.max_uses,
       uses: i.uses,
