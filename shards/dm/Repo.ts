@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { toUserPartial, type UserRow } from "../../src/model/Users.ts"
+import { toUserPartial, UserPartialColumns } from "../../src/model/Users.ts"
+import { partialUserColumns } from "../actors/PartialUsers.ts"
 import { writeDecisions } from "../actors/BatchStatements.ts"
 import { operationResults, recordOperations } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
@@ -10,6 +11,11 @@ import { ChannelType } from "../../src/model/Channels.ts"
 
 const decodeNicks = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.String))
 const decodeType = Schema.decodeUnknownSync(Schema.Literals([ChannelType.DM, ChannelType.GROUP_DM]))
+/** A recipient's row as `load` selects it: the partial user's columns and whether the channel is open for them. */
+const decodeRecipients = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
+  ...UserPartialColumns.fields,
+  is_open: Schema.Boolean
+})))
 
 /** The Postgres side of a DM channel's actor: its state, and its writes with their operation records. */
 export class DmRepo extends Context.Service<DmRepo, {
@@ -34,9 +40,9 @@ export class DmRepo extends Context.Service<DmRepo, {
         }>`SELECT c.type, c.name, d.icon, d.owner_id::text AS owner_id, d.nicks, d.last_message_id::text AS last_message_id
            FROM channels c JOIN dm_channels d ON d.channel_id = c.id WHERE c.id = ${channelId} AND c.guild_id IS NULL`
         if (channel === undefined) return undefined
-        const rows = yield* sql<UserRow & { is_open: boolean }>`
-          SELECT u.*, r.is_open FROM dm_recipients r JOIN users u ON u.id = r.user_id
-          WHERE r.channel_id = ${channelId} ORDER BY r.added_at, r.user_id`
+        const rows = yield* decodeRecipients(yield* sql`
+          SELECT ${sql.literal(partialUserColumns("u"))}, r.is_open FROM dm_recipients r JOIN users u ON u.id = r.user_id
+          WHERE r.channel_id = ${channelId} ORDER BY r.added_at, r.user_id`)
         const [call] = yield* sql<{ ringing: ReadonlyArray<string>; region: string | null }>`
           SELECT ringing::text[] AS ringing, region FROM dm_calls WHERE channel_id = ${channelId}`
         return {

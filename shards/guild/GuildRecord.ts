@@ -1,14 +1,6 @@
-import { Effect, Record, Schema, SchemaGetter } from "effect"
+import { Effect, Record, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { isoTimestamp } from "../../src/platform/Timestamps.ts"
-
-/** A timestamptz column, kept as ISO 8601 text (the driver hands back a Date, or text). */
-export const IsoTimestamp = Schema.Union([Schema.Date, Schema.String]).pipe(
-  Schema.decodeTo(Schema.String, {
-    decode: SchemaGetter.transform(isoTimestamp),
-    encode: SchemaGetter.passthroughSubtype<Date | string, string>()
-  })
-)
+import { IsoTimestamp } from "../../src/platform/Timestamps.ts"
 
 const Text = Schema.String
 const TextOrNull = Schema.NullOr(Schema.String)

@@ -107,7 +107,26 @@ export interface UserRow {
   readonly timezone_privacy_flags?: number
 }
 
-export const toUserPartial = (row: UserRow): UserPartialResponse => ({
+/**
+ * The columns of `users` a partial user is made of, each with the schema that
+ * decodes it from the row (`flags` is a bigint, so it arrives as decimal text).
+ * The actors select exactly these and nothing else of a user: no password hash
+ * or email leaves Postgres for them. `mention_flags` is optional for the rows of
+ * narrower selects (UserRow) that `toUserPartial` also takes.
+ */
+export const UserPartialColumns = Schema.Struct({
+  id: Id,
+  username: Schema.String,
+  discriminator: Schema.String,
+  global_name: NullableString,
+  avatar: NullableString,
+  bot: Schema.Boolean,
+  flags: Schema.String,
+  mention_flags: Schema.optionalKey(Schema.Int)
+})
+export type UserPartialColumns = typeof UserPartialColumns.Type
+
+export const toUserPartial = (row: UserPartialColumns): UserPartialResponse => ({
   id: row.id,
   username: row.username,
   discriminator: row.discriminator,

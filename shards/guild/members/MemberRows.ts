@@ -1,31 +1,44 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
-import { isoTimestamp, isoTimestampOrNull } from "../../../src/platform/Timestamps.ts"
-import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
+import { IsoTimestamp } from "../../../src/platform/Timestamps.ts"
+import { toUserPartial, UserPartialColumns } from "../../../src/model/Users.ts"
 import type { MemberProfile } from "./MemberProfile.ts"
 import type { RowSink, RowWrite } from "../Definitions.ts"
 import { rowsTable } from "../../actors/RowColumns.ts"
+import { partialUserColumns } from "../../actors/PartialUsers.ts"
 import { SharedMap } from "../SharedMap.ts"
 
-interface MemberRow extends UserRow {
-  readonly member_nick: string | null
-  readonly member_roles: ReadonlyArray<string>
-  readonly joined_at: Date | string
-  readonly mute: boolean
-  readonly deaf: boolean
-  readonly member_timeout: Date | string | null
-  readonly member_avatar: string | null
-  readonly member_banner: string | null
-  readonly member_bio: string | null
-  readonly member_pronouns: string | null
-  readonly member_accent_color: number | null
-  readonly member_profile_flags: number | null
-  readonly join_source_type: number | null
-  readonly source_invite_code: string | null
-  readonly inviter_id: string | null
-  readonly temporary: boolean
-}
+const TextOrNull = Schema.NullOr(Schema.String)
+const IntOrNull = Schema.NullOr(Schema.Int)
+
+/**
+ * A member's row as `loadMembers` selects it: the partial user's columns and
+ * the member's, each with the schema that decodes it. Member columns are
+ * aliased where `users` has a column of the same name (avatar, banner, bio...).
+ */
+const MemberRow = Schema.Struct({
+  ...UserPartialColumns.fields,
+  member_nick: TextOrNull,
+  /** Role ids: a bigint[] column, so decimal text. */
+  member_roles: Schema.Array(Schema.String),
+  joined_at: IsoTimestamp,
+  mute: Schema.Boolean,
+  deaf: Schema.Boolean,
+  member_timeout: Schema.NullOr(IsoTimestamp),
+  member_avatar: TextOrNull,
+  member_banner: TextOrNull,
+  member_bio: TextOrNull,
+  member_pronouns: TextOrNull,
+  member_accent_color: IntOrNull,
+  member_profile_flags: IntOrNull,
+  join_source_type: IntOrNull,
+  source_invite_code: TextOrNull,
+  inviter_id: TextOrNull,
+  temporary: Schema.Boolean
+})
+
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(MemberRow))
 
 export interface LoadedMembers {
   readonly members: SharedMap<string, GuildMemberResponse>
@@ -33,20 +46,21 @@ export interface LoadedMembers {
 }
 
 /** A guild's members with their user, and the profiles of those who have one (schema 0014). */
-export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlError.SqlError, SqlClient.SqlClient> =>
+export const loadMembers = (
+  guildId: string
+): Effect.Effect<LoadedMembers, SqlError.SqlError | Schema.SchemaError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // Member columns are aliased: users has avatar, banner, bio... of its own.
-    const rows = yield* sql<MemberRow>`
-      SELECT u.*, m.nick AS member_nick, m.roles::text[] AS member_roles, m.joined_at, m.mute, m.deaf,
-             m.communication_disabled_until AS member_timeout, m.avatar AS member_avatar, m.banner AS member_banner,
-             m.bio AS member_bio, m.pronouns AS member_pronouns, m.accent_color AS member_accent_color,
-             m.profile_flags AS member_profile_flags, m.join_source_type, m.source_invite_code,
-             m.inviter_id::text AS inviter_id, m.temporary
+    const rows = yield* sql`
+      SELECT ${sql.literal(partialUserColumns("u"))}, m.nick AS member_nick, m.roles::text[] AS member_roles, m.joined_at,
+             m.mute, m.deaf, m.communication_disabled_until AS member_timeout, m.avatar AS member_avatar,
+             m.banner AS member_banner, m.bio AS member_bio, m.pronouns AS member_pronouns,
+             m.accent_color AS member_accent_color, m.profile_flags AS member_profile_flags, m.join_source_type,
+             m.source_invite_code, m.inviter_id::text AS inviter_id, m.temporary
       FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
     const members = new Map<string, GuildMemberResponse>()
     const memberProfiles = new Map<string, MemberProfile>()
-    for (const m of rows) {
+    for (const m of yield* decodeRows(rows)) {
       members.set(m.id, {
         user: toUserPartial(m),
         nick: m.member_nick,
@@ -54,10 +68,10 @@ export const loadMembers = (guildId: string): Effect.Effect<LoadedMembers, SqlEr
         banner: m.member_banner,
         accent_color: m.member_accent_color,
         roles: m.member_roles,
-        joined_at: isoTimestamp(m.joined_at),
+        joined_at: m.joined_at,
         mute: m.mute,
         deaf: m.deaf,
-        communication_disabled_until: isoTimestampOrNull(m.member_timeout),
+        communication_disabled_until: m.member_timeout,
         profile_flags: m.member_profile_flags
       })
       // Most members never set a profile: only those who did take an entry.

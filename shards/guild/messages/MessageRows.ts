@@ -6,7 +6,7 @@ import { type ChannelMessages, MessageWindow, WINDOW_SIZE, type WindowEntry } fr
 import type { RowSink, RowWrite, SqlValue } from "../Definitions.ts"
 import { rowsTable } from "../../actors/RowColumns.ts"
 import { SharedMap } from "../SharedMap.ts"
-import { MESSAGE_COLUMNS, type MessageRow, renderRows } from "./StoredMessages.ts"
+import { decodeMessageRows, MESSAGE_COLUMN_NAMES, MESSAGE_COLUMNS, renderRows } from "./StoredMessages.ts"
 
 const encodeMessage = Schema.encodeSync(MessageResponse)
 
@@ -94,13 +94,16 @@ export const deleteMessages = (channelId: string, ids: ReadonlyArray<string>) =>
  */
 export const loadChannelMessages = (
   guildId: string
-): Effect.Effect<SharedMap<string, ChannelMessages>, SqlError.SqlError, SqlClient.SqlClient> =>
+): Effect.Effect<SharedMap<string, ChannelMessages>, SqlError.SqlError | Schema.SchemaError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<MessageRow>`
+    const rows = yield* decodeMessageRows(yield* sql`
       SELECT ${sql.literal(MESSAGE_COLUMNS)} FROM channels c
-      CROSS JOIN LATERAL (SELECT * FROM messages WHERE channel_id = c.id ORDER BY id DESC LIMIT ${WINDOW_SIZE}) m
-      WHERE c.guild_id = ${guildId}`
+      CROSS JOIN LATERAL (
+        SELECT ${sql.literal(MESSAGE_COLUMN_NAMES.join(", "))} FROM messages
+        WHERE channel_id = c.id ORDER BY id DESC LIMIT ${WINDOW_SIZE}
+      ) m
+      WHERE c.guild_id = ${guildId}`)
     const messages = yield* renderRows(rows)
     const byChannel = new Map<string, Array<WindowEntry>>()
     for (const message of messages) {

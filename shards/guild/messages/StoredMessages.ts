@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Record, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { isoTimestamp, isoTimestampOrNull } from "../../../src/platform/Timestamps.ts"
 import {
@@ -10,43 +10,53 @@ import {
   type ReferencedMessage,
   withoutReferenced
 } from "../../../src/model/Messages.ts"
-import { toUserPartial, type UserRow } from "../../../src/model/Users.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
+import { loadPartialUsers } from "../../actors/PartialUsers.ts"
 import { DELETED_CREATOR } from "../expressions/ExpressionRows.ts"
 
-/** A row of `messages` as MESSAGE_COLUMNS selects it: bigints as text. */
-export interface MessageRow {
-  readonly channel_id: string
-  readonly id: string
-  readonly author_id: string
-  readonly type: number
-  readonly flags: number
-  readonly content: string
-  readonly tts: boolean
-  readonly mention_everyone: boolean
-  readonly mention_user_ids: ReadonlyArray<string>
-  readonly mention_role_ids: ReadonlyArray<string>
-  readonly embeds: unknown
-  readonly attachments: unknown
-  readonly stickers: unknown
-  readonly reference_channel_id: string | null
-  readonly reference_message_id: string | null
-  readonly reference_guild_id: string | null
-  readonly reference_type: number | null
-  readonly snapshots: unknown
-  readonly nonce: string | null
-  readonly pinned: boolean
-  readonly created_at: Date | string
-  readonly edited_at: Date | string | null
-}
+const IdOrNull = Schema.NullOr(Schema.String)
+/** A timestamptz column as the driver hands it back: a Date, or text. */
+const Timestamp = Schema.Union([Schema.Date, Schema.String])
+
+/**
+ * The columns of `messages` a stored message is rendered from, each with the
+ * schema that decodes it (bigints arrive as decimal text; the jsonb columns
+ * are decoded to their wire schemas by `messageFromRow`).
+ */
+export const MessageRow = Schema.Struct({
+  channel_id: Schema.String,
+  id: Schema.String,
+  author_id: Schema.String,
+  type: Schema.Int,
+  flags: Schema.Int,
+  content: Schema.String,
+  tts: Schema.Boolean,
+  mention_everyone: Schema.Boolean,
+  mention_user_ids: Schema.Array(Schema.String),
+  mention_role_ids: Schema.Array(Schema.String),
+  embeds: Schema.Unknown,
+  attachments: Schema.Unknown,
+  stickers: Schema.Unknown,
+  reference_channel_id: IdOrNull,
+  reference_message_id: IdOrNull,
+  reference_guild_id: IdOrNull,
+  reference_type: Schema.NullOr(Schema.Int),
+  snapshots: Schema.Unknown,
+  nonce: Schema.NullOr(Schema.String),
+  pinned: Schema.Boolean,
+  created_at: Timestamp,
+  edited_at: Schema.NullOr(Timestamp)
+})
+export type MessageRow = typeof MessageRow.Type
+
+/** The columns of a MessageRow, as `messages` names them. */
+export const MESSAGE_COLUMN_NAMES = Record.keys(MessageRow.fields)
 
 /** The columns of a MessageRow, for `m` the messages table. */
-export const MESSAGE_COLUMNS = `m.channel_id::text AS channel_id, m.id::text AS id, m.author_id::text AS author_id, m.type,
-  m.flags, m.content, m.tts, m.mention_everyone, m.mention_user_ids::text[] AS mention_user_ids,
-  m.mention_role_ids::text[] AS mention_role_ids, m.embeds, m.attachments, m.stickers,
-  m.reference_channel_id::text AS reference_channel_id, m.reference_message_id::text AS reference_message_id,
-  m.reference_guild_id::text AS reference_guild_id, m.reference_type, m.snapshots, m.nonce, m.pinned, m.created_at,
-  m.edited_at`
+export const MESSAGE_COLUMNS = MESSAGE_COLUMN_NAMES.map((column) => `m.${column}`).join(", ")
+
+/** Decodes selected rows of MESSAGE_COLUMNS. */
+export const decodeMessageRows = Schema.decodeUnknownEffect(Schema.Array(MessageRow))
 
 const decodeEmbeds = Schema.decodeUnknownSync(Schema.Array(MessageEmbedResponse))
 const decodeAttachments = Schema.decodeUnknownSync(Schema.Array(MessageAttachmentResponse))
@@ -102,7 +112,7 @@ const isReply = (row: MessageRow) => row.reference_message_id !== null && (row.r
  */
 export const renderRows = (
   rows: ReadonlyArray<MessageRow>
-): Effect.Effect<ReadonlyArray<MessageResponse>, SqlError.SqlError, SqlClient.SqlClient> =>
+): Effect.Effect<ReadonlyArray<MessageResponse>, SqlError.SqlError | Schema.SchemaError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     if (rows.length === 0) return []
     const sql = yield* SqlClient.SqlClient
@@ -115,14 +125,13 @@ export const renderRows = (
       })
     }
     // By channel and id, the primary key: an id alone would scan every channel's messages.
-    const targets = replyTargets.size === 0 ? [] : yield* sql<MessageRow>`
+    const targets = replyTargets.size === 0 ? [] : yield* decodeMessageRows(yield* sql`
       SELECT ${sql.literal(MESSAGE_COLUMNS)}
       FROM unnest(${`{${[...replyTargets.values()].map((t) => t.channelId).join(",")}}`}::bigint[],
                   ${`{${[...replyTargets.values()].map((t) => t.id).join(",")}}`}::bigint[]) AS t (channel_id, id)
-      JOIN messages m ON m.channel_id = t.channel_id AND m.id = t.id`
+      JOIN messages m ON m.channel_id = t.channel_id AND m.id = t.id`)
     const userIds = [...new Set([...rows, ...targets].flatMap((r) => [r.author_id, ...r.mention_user_ids]))]
-    const userRows = yield* sql<UserRow>`SELECT * FROM users WHERE id IN ${sql.in(userIds)}`
-    const users = new Map(userRows.map((u) => [u.id, toUserPartial(u)]))
+    const users = yield* loadPartialUsers(userIds)
     const byKey = new Map(targets.map((t) => [`${t.channel_id}/${t.id}`, withoutReferenced(messageFromRow(t, users, undefined))]))
     return rows.map((row) =>
       messageFromRow(
