@@ -2,13 +2,11 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ChannelResponse } from "../model/Guilds.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
-import { Snowflake } from "../model/Ids.ts"
+import { ChannelPath, RecipientPath } from "../http/Paths.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { MessageResponse } from "../model/Messages.ts"
 import { CallEligibilityResponse, CallRingRequest, CallUpdateRequest, CreatePrivateChannelRequest, PreloadMessagesRequest } from "../model/Dms.ts"
 
-const channelPath = { channel_id: Snowflake }
-const recipientPath = { channel_id: Snowflake, user_id: Snowflake }
 const PreloadMessagesResponse = Schema.Record(Schema.String, Schema.NullOr(MessageResponse))
 
 /** DM and group DM channels: the user's list, opening one, recipients, message preloads and calls. */
@@ -29,27 +27,27 @@ export class DmsApi extends HttpApiGroup.make("dms").add(
     success: PreloadMessagesResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.put("addRecipient", "/channels/:channel_id/recipients/:user_id", { params: recipientPath, error: ApiErrors }),
+  HttpApiEndpoint.put("addRecipient", "/channels/:channel_id/recipients/:user_id", { params: RecipientPath, error: ApiErrors }),
   HttpApiEndpoint.delete("removeRecipient", "/channels/:channel_id/recipients/:user_id", {
-    params: recipientPath,
+    params: RecipientPath,
     query: { silent: Schema.optional(Schema.String), delete_messages: Schema.optional(Schema.String) },
     error: ApiErrors
   }),
   HttpApiEndpoint.get("call", "/channels/:channel_id/call", {
-    params: channelPath,
+    params: ChannelPath,
     success: CallEligibilityResponse,
     error: ApiErrors
   }),
   HttpApiEndpoint.patch("updateCall", "/channels/:channel_id/call", {
-    params: channelPath,
+    params: ChannelPath,
     payload: CallUpdateRequest,
     error: ApiErrors
   }),
-  HttpApiEndpoint.post("ring", "/channels/:channel_id/call/ring", { params: channelPath, payload: CallRingRequest, error: ApiErrors }),
+  HttpApiEndpoint.post("ring", "/channels/:channel_id/call/ring", { params: ChannelPath, payload: CallRingRequest, error: ApiErrors }),
   HttpApiEndpoint.post("stopRinging", "/channels/:channel_id/call/stop-ringing", {
-    params: channelPath,
+    params: ChannelPath,
     payload: CallRingRequest,
     error: ApiErrors
   }),
-  HttpApiEndpoint.post("endCall", "/channels/:channel_id/call/end", { params: channelPath, error: ApiErrors })
+  HttpApiEndpoint.post("endCall", "/channels/:channel_id/call/end", { params: ChannelPath, error: ApiErrors })
 ).middleware(UserAuthentication) {}

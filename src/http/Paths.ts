@@ -14,6 +14,8 @@ export const RolePath = { guild_id: GuildId, role_id: RoleId }
 export const MemberRolePath = { guild_id: GuildId, user_id: UserId, role_id: RoleId }
 
 export const ChannelPath = { channel_id: ChannelId }
+/** A recipient of a group DM. */
+export const RecipientPath = { channel_id: ChannelId, user_id: UserId }
 /** A permission overwrite names a role or a member. */
 export const OverwritePath = { channel_id: ChannelId, overwrite_id: Snowflake }
 export const MessagePath = { channel_id: ChannelId, message_id: MessageId }
