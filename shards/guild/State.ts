@@ -1,8 +1,8 @@
-import type { GuildMemberResponse } from "../../src/model/Guilds.ts"
 import type { UserPartialResponse } from "../../src/model/Users.ts"
 import type { GuildEmoji, GuildSticker } from "../../src/model/Expressions.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../src/model/Permissions.ts"
 import type { MemberProfile } from "./members/MemberProfile.ts"
+import type { GuildMember } from "./members/GuildMember.ts"
 import type { GuildBan } from "./members/BanRules.ts"
 import type { GuildInvite } from "./members/InviteRules.ts"
 import { SharedMap } from "./SharedMap.ts"
@@ -23,8 +23,8 @@ export interface GuildState {
   readonly createdAt: string
   readonly roles: ReadonlyMap<string, GuildRole>
   readonly channels: ReadonlyMap<string, GuildChannel>
-  /** Shared maps: the writes a big guild takes most often change one member. */
-  readonly members: SharedMap<string, GuildMemberResponse>
+  /** Shared maps: the writes a big guild takes most often change one member. Shown by `memberView` (GuildMember.ts). */
+  readonly members: SharedMap<string, GuildMember>
   /** Bio, pronouns and join source by user id; a member without an entry has EMPTY_PROFILE. */
   readonly memberProfiles: SharedMap<string, MemberProfile>
   /** Bans by user id, expired ones included until a write prunes them. */
@@ -73,7 +73,8 @@ export const createGuild = (input: NewGuild): GuildState => {
     nsfw: false,
     permission_overwrites: []
   }
-  const owner: GuildMemberResponse = {
+  // Left out until set, so shown without them (memberView); a reload reads them back as null.
+  const owner: GuildMember = {
     user: input.owner,
     nick: null,
     roles: [],
@@ -140,7 +141,7 @@ export const membersPage = (
   state: GuildState,
   limit: number,
   after: string | undefined
-): ReadonlyArray<GuildMemberResponse> => {
+): ReadonlyArray<GuildMember> => {
   const floor = after === undefined ? -1n : BigInt(after)
   return [...state.members.values()]
     .filter((m) => BigInt(m.user.id) > floor)

@@ -1,5 +1,6 @@
 import { Result } from "effect"
 import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import { memberView } from "../members/GuildMember.ts"
 import type { GuildChannel } from "./GuildChannel.ts"
 import { invalidField, missingAccess, missingPermissions, unknown } from "../../../src/model/Errors.ts"
 import { channelPermissions } from "./ChannelPermissions.ts"
@@ -45,7 +46,7 @@ export const voiceAccess = (
   const granted = channelPermissions(state, userId, channel, now)
   if (!has(granted, CONNECT_PERMISSIONS)) return Result.fail(missingPermissions())
   return Result.succeed({
-    member,
+    member: memberView(member),
     userLimit: channel.user_limit ?? 0,
     bypassesLimit: has(granted, Permission.MOVE_MEMBERS)
   })

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { BadRequest, Forbidden } from "../../../src/model/Errors.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
 import { isBanned, pruneExpiredBans } from "./BanRules.ts"
 import { EMPTY_PROFILE } from "./MemberProfile.ts"
+import { type GuildMember, memberView } from "./GuildMember.ts"
 import type { GuildEvent } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
 
@@ -37,7 +37,7 @@ export const checkAdmission = (state: GuildState, userId: string, now: number): 
  */
 export const admit = (state: GuildState, guildId: string, user: UserPartialResponse, source: JoinSource, now: number) => {
   const pruned = pruneExpiredBans(state, now)
-  const member: GuildMemberResponse = {
+  const member: GuildMember = {
     user,
     nick: null,
     avatar: null,
@@ -66,7 +66,7 @@ export const admit = (state: GuildState, guildId: string, user: UserPartialRespo
   })
   const events: ReadonlyArray<GuildEvent> = [
     ...pruned.expired.map((ban) => ({ type: "GUILD_BAN_REMOVE", data: { guild_id: guildId, user: ban.user } })),
-    { type: "GUILD_MEMBER_ADD", data: { ...member, guild_id: guildId } }
+    { type: "GUILD_MEMBER_ADD", data: { ...memberView(member), guild_id: guildId } }
   ]
   return { next, persist, events }
 }

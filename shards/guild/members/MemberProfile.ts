@@ -1,5 +1,5 @@
 /**
- * What the guild keeps of a member beyond GuildMemberResponse: the profile
+ * What the guild keeps of a member beyond GuildMember: the profile
  * text it shows only on profiles, and how the member joined (member search).
  */
 export interface MemberProfile {

@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { IsoTimestamp } from "../../../src/platform/Timestamps.ts"
 import { toUserPartial, UserPartialColumns } from "../../../src/model/Users.ts"
 import type { MemberProfile } from "./MemberProfile.ts"
+import type { GuildMember } from "./GuildMember.ts"
 import type { RowSink, RowWrite } from "../Definitions.ts"
 import { rowsTable } from "../../actors/RowColumns.ts"
 import { partialUserColumns } from "../../actors/PartialUsers.ts"
@@ -41,7 +41,7 @@ const MemberRow = Schema.Struct({
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(MemberRow))
 
 export interface LoadedMembers {
-  readonly members: SharedMap<string, GuildMemberResponse>
+  readonly members: SharedMap<string, GuildMember>
   readonly memberProfiles: SharedMap<string, MemberProfile>
 }
 
@@ -58,7 +58,7 @@ export const loadMembers = (
              m.accent_color AS member_accent_color, m.profile_flags AS member_profile_flags, m.join_source_type,
              m.source_invite_code, m.inviter_id::text AS inviter_id, m.temporary
       FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
-    const members = new Map<string, GuildMemberResponse>()
+    const members = new Map<string, GuildMember>()
     const memberProfiles = new Map<string, MemberProfile>()
     for (const m of yield* decodeRows(rows)) {
       members.set(m.id, {
@@ -114,7 +114,7 @@ export const memberRows: RowSink = {
 }
 
 /** The member's row after an update, for `memberRows`. */
-export const memberRow = (userId: string, member: GuildMemberResponse, profile: MemberProfile): RowWrite => ({
+export const memberRow = (userId: string, member: GuildMember, profile: MemberProfile): RowWrite => ({
   sink: memberRows,
   key: userId,
   values: [

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import type { GuildMember } from "./GuildMember.ts"
 import { type MemberSearchRequest, type MemberSearchResponse, MemberSearchResult } from "../../../src/model/Members.ts"
 import { snowflakeTime } from "../../../src/platform/Snowflake.ts"
 import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
@@ -13,7 +13,7 @@ import type { GuildState } from "../State.ts"
  * millisecond, where re-deriving it per request is not.
  */
 interface Indexed {
-  readonly member: GuildMemberResponse
+  readonly member: GuildMember
   readonly profile: MemberProfile
   readonly username: string
   readonly globalName: string

@@ -1,5 +1,4 @@
 import { Effect, Result } from "effect"
-import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import {
   type BadRequest,
   type Forbidden,
@@ -11,6 +10,7 @@ import {
 } from "../../../src/model/Errors.ts"
 import { canManageRole, outranks } from "./Hierarchy.ts"
 import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
+import type { GuildMember } from "./GuildMember.ts"
 import { ALL_PERMISSIONS, has, Permission } from "../../../src/model/Permissions.ts"
 import { guildPermissions, type GuildState } from "../State.ts"
 import { permissionsAt } from "./Timeouts.ts"
@@ -21,7 +21,7 @@ import type { MemberPatch } from "../../../src/model/Members.ts"
 
 export const MAX_TIMEOUT_MS = 365 * 24 * 60 * 60 * 1000
 
-/** The fields shown on GuildMemberResponse, and those kept in MemberProfile. */
+/** The fields a patch sets on GuildMember, and those it sets on MemberProfile. */
 const MEMBER_FIELDS = ["nick", "mute", "deaf", "communication_disabled_until", "avatar", "banner", "accent_color", "profile_flags"] as const
 const PROFILE_FIELDS = ["bio", "pronouns"] as const
 const PROFILE_OF_MEMBER = ["avatar", "banner", "accent_color", "profile_flags", "bio", "pronouns"] as const
@@ -30,7 +30,7 @@ type Change = { readonly key: string; readonly old_value: unknown; readonly new_
 
 /** A checked update: the member and profile after it, and what changed. */
 export interface AppliedUpdate {
-  readonly member: GuildMemberResponse
+  readonly member: GuildMember
   readonly profile: MemberProfile
   readonly changes: ReadonlyArray<Change>
   readonly added: ReadonlyArray<string>
@@ -81,7 +81,7 @@ const refusal = (state: GuildState, actorId: string, targetId: string, patch: Me
 const invalidity = (
   state: GuildState,
   actorId: string,
-  member: GuildMemberResponse,
+  member: GuildMember,
   patch: MemberPatch,
   now: number
 ): BadRequest | Forbidden | undefined => {
@@ -131,7 +131,7 @@ export const memberPatchResult = (
   if (refused !== undefined) return Result.fail(refused)
   const profile = state.memberProfiles.get(targetId) ?? EMPTY_PROFILE
   const changes: Array<Change> = []
-  let nextMember: GuildMemberResponse = member
+  let nextMember: GuildMember = member
   for (const key of MEMBER_FIELDS) {
     const value = patch[key]
     if (value !== undefined && differs(member[key], value)) {

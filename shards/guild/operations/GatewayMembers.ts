@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { requireMember } from "../Access.ts"
 import { searchIndex } from "../members/MemberSearch.ts"
+import { memberView } from "../members/GuildMember.ts"
 import { read } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
 
@@ -12,7 +13,7 @@ const byPrefix = (state: GuildState, query: string, limit: number): ReadonlyArra
   for (const e of searchIndex(state).entries) {
     if (limit > 0 && out.length >= limit) break
     if (prefix === "" || e.username.startsWith(prefix) || e.globalName.startsWith(prefix) || e.nick.startsWith(prefix)) {
-      out.push(e.member)
+      out.push(memberView(e.member))
     }
   }
   return out
@@ -37,7 +38,7 @@ export const requestMembers = read(
         ? byPrefix(state, query ?? "", limit)
         : userIds.flatMap((id) => {
           const member = state.members.get(id)
-          return member === undefined ? [] : [member]
+          return member === undefined ? [] : [memberView(member)]
         })
     )
 )

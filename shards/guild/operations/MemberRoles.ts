@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { GuildMemberResponse } from "../../../src/model/Guilds.ts"
+import { type GuildMember, memberView } from "../members/GuildMember.ts"
 import { unknown } from "../../../src/model/Errors.ts"
 import { requirePermission } from "../Access.ts"
 import { isEveryone } from "../members/Hierarchy.ts"
@@ -26,7 +26,7 @@ const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boo
       yield* requireManageable(state, context.actorId, role)
       if (member.roles.includes(roleId) === adding) return unchanged(state, null)
       const roles = adding ? [...member.roles, roleId] : member.roles.filter((id) => id !== roleId)
-      const updated: GuildMemberResponse = { ...member, roles }
+      const updated: GuildMember = { ...member, roles }
       const changed: GuildState = { ...state, members: state.members.with(targetId, updated) }
       const next = adding ? withRoleGiven(changed, targetId) : changed
       return {
@@ -38,7 +38,7 @@ const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boo
           targetId,
           changes: [{ key: adding ? "$add" : "$remove", new_value: [{ id: role.id, name: role.name }] }]
         }],
-        events: [{ type: "GUILD_MEMBER_UPDATE", data: { guild_id: context.guildId, ...updated } }]
+        events: [{ type: "GUILD_MEMBER_UPDATE", data: { guild_id: context.guildId, ...memberView(updated) } }]
       }
     }))
 

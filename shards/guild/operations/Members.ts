@@ -7,6 +7,7 @@ import { withoutMember } from "../members/BanRules.ts"
 import { outranks } from "../members/Hierarchy.ts"
 import { searchMembers, searchResponseJson } from "../members/MemberSearch.ts"
 import { applyMemberPatch } from "../members/MemberUpdate.ts"
+import { type GuildMember, memberView } from "../members/GuildMember.ts"
 import { MemberPatch } from "../../../src/model/Members.ts"
 import { deleteMemberRow, memberRow } from "../members/MemberRows.ts"
 import { type AuditEntry, type Decision, type GuildEvent, read, unchanged, write } from "../Definitions.ts"
@@ -30,14 +31,15 @@ export const listMembers = read(
   "ListMembers",
   { limit: Schema.Int, after: Schema.optional(Schema.String) },
   Schema.Array(GuildMemberResponse),
-  (state, { limit, after }, viewerId) => Effect.as(requireMember(state, viewerId), membersPage(state, limit, after))
+  (state, { limit, after }, viewerId) =>
+    Effect.map(requireMember(state, viewerId), () => membersPage(state, limit, after).map(memberView))
 )
 
 /** GET /guilds/{id}/members/{user_id} and @me, for a member. */
 export const getMember = read("GetMember", { targetId: CarriedId.UserId }, GuildMemberResponse, (state, { targetId }, viewerId) =>
   Effect.flatMap(requireMember(state, viewerId), () => {
     const found = state.members.get(targetId)
-    return found === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(found)
+    return found === undefined ? Effect.fail(unknown("MEMBER")) : Effect.succeed(memberView(found))
   }))
 
 /** POST /guilds/{id}/members-search: for members who moderate (any of SEARCH_PERMISSIONS). */
@@ -80,7 +82,9 @@ export const updateMember = write(
           ? { actionType: MEMBER_DISCONNECT, targetId: null, changes: [], options: { count: "1" } }
           : { actionType: MEMBER_MOVE, targetId: null, changes: [], options: { channel_id: patch.channel_id, count: "1" } })
       }
-      if (audit.length === 0) return unchanged(state, applied.member)
+      // Rendered once: the reply and the event show the same member.
+      const shown = memberView(applied.member)
+      if (audit.length === 0) return unchanged(state, shown)
       const next: GuildState = {
         ...state,
         members: state.members.with(targetId, applied.member),
@@ -88,21 +92,21 @@ export const updateMember = write(
       }
       return {
         next,
-        reply: applied.member,
+        reply: shown,
         rows: [memberRow(targetId, applied.member, applied.profile)],
         audit,
-        events: [memberEvent(context.guildId, applied.member)]
+        events: [memberEvent(context.guildId, shown)]
       }
     })
 )
 
-const removeEvent = (guildId: string, member: GuildMemberResponse): GuildEvent => ({
+const removeEvent = (guildId: string, member: GuildMember): GuildEvent => ({
   type: "GUILD_MEMBER_REMOVE",
   data: { guild_id: guildId, user: member.user }
 })
 
 /** `member` leaves the guild (kicked, left, or a temporary membership over): state, row and event. */
-export const memberRemoval = (state: GuildState, guildId: string, member: GuildMemberResponse, audit: ReadonlyArray<AuditEntry>): Decision<null> => ({
+export const memberRemoval = (state: GuildState, guildId: string, member: GuildMember, audit: ReadonlyArray<AuditEntry>): Decision<null> => ({
   next: withoutMember(state, member.user.id),
   reply: null,
   persist: deleteMemberRow(guildId, member.user.id),

@@ -24,6 +24,7 @@ import { appended, type ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
+import { memberView } from "../members/GuildMember.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** A resend with the same nonce within this long answers the message it made. */
@@ -170,12 +171,13 @@ export const createMessage = write(
 export const startTyping = write("StartTyping", { channelId: CarriedId.ChannelId }, Schema.Null, (state, { channelId }, context) =>
   Effect.map(sendableChannel(state, context.actorId, channelId, context.now), () => {
     const quiet = (state.guild.disabled_operations & DisabledOperation.TYPING_EVENTS) !== 0
+    const member = state.members.get(context.actorId)
     const data = {
       channel_id: channelId,
       guild_id: context.guildId,
       user_id: context.actorId,
       timestamp: Math.floor(context.now / 1000),
-      member: state.members.get(context.actorId)
+      member: member === undefined ? undefined : memberView(member)
     }
     return { ...unchanged(state, null), events: quiet ? [] : [{ type: "TYPING_START", data }] }
   }))

@@ -25,6 +25,7 @@ import {
   withReactions
 } from "../messages/WindowReactions.ts"
 import type { GuildState } from "../State.ts"
+import { memberView } from "../members/GuildMember.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** GuildOperations (part C): reactions switched off for the guild. */
@@ -112,6 +113,7 @@ export const addReaction = write("AddReaction", reactionFields, Schema.Null, (st
     const reactions = existing === undefined
       ? [...target.reactions, { key, emoji: shown, users: [context.actorId] }]
       : target.reactions.map((r) => (r.key === key ? { ...r, users: [...r.users, context.actorId] } : r))
+    const member = state.members.get(context.actorId)
     const event: GuildEvent = {
       type: "MESSAGE_REACTION_ADD",
       data: {
@@ -119,7 +121,7 @@ export const addReaction = write("AddReaction", reactionFields, Schema.Null, (st
         channel_id: channelId,
         message_id: messageId,
         guild_id: context.guildId,
-        member: state.members.get(context.actorId),
+        member: member === undefined ? undefined : memberView(member),
         emoji: emojiJson(shown),
         message_author_id: target.message.author.id
       }

@@ -4,6 +4,7 @@ import { BadRequest, unknown } from "../../../src/model/Errors.ts"
 import { GuildRoleCreateRequest, GuildRoleUpdateRequest, permissionBits } from "../../../src/model/Roles.ts"
 import { changesOf, requireMember, requirePermission } from "../Access.ts"
 import { compareRoles, isEveryone } from "../members/Hierarchy.ts"
+import { memberView } from "../members/GuildMember.ts"
 import { read, write } from "../Definitions.ts"
 import { ALL_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
@@ -128,9 +129,8 @@ export const deleteRole = write("DeleteRole", { roleId: CarriedId.RoleId }, Sche
     const roles = new Map(state.roles)
     roles.delete(roleId)
     const holders = [...state.members.values()].filter((m) => m.roles.includes(roleId))
-    const members = state.members.withAll(
-      holders.map((member) => [member.user.id, { ...member, roles: member.roles.filter((id) => id !== roleId) }] as const)
-    )
+    const updated = holders.map((member) => ({ ...member, roles: member.roles.filter((id) => id !== roleId) }))
+    const members = state.members.withAll(updated.map((member) => [member.user.id, member] as const))
     return {
       next: { ...state, roles, members },
       reply: null,
@@ -142,7 +142,7 @@ export const deleteRole = write("DeleteRole", { roleId: CarriedId.RoleId }, Sche
       }],
       events: [
         { type: "GUILD_ROLE_DELETE", data: { guild_id: context.guildId, role_id: roleId } },
-        ...holders.map((m) => ({ type: "GUILD_MEMBER_UPDATE", data: { guild_id: context.guildId, ...members.get(m.user.id) } }))
+        ...updated.map((m) => ({ type: "GUILD_MEMBER_UPDATE", data: { guild_id: context.guildId, ...memberView(m) } }))
       ]
     }
   }))
