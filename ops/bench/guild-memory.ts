@@ -6,8 +6,9 @@
 // member-search index of that state. It reports the V8 heap in use before and after, each
 // after a full collection (--expose-gc), with the state and index still referenced: what
 // the actor keeps, not what loading allocated on the way. Target: under 20 MB.
-import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Layer, Redacted } from "effect"
+import { Database } from "../../src/platform/Database.ts"
+import { AppConfig } from "../../src/platform/Config.ts"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { searchIndex } from "../../shards/guild/members/MemberSearch.ts"
 import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Migrations } from "../../src/platform/Migrations.ts"
@@ -28,7 +29,8 @@ const main = async () => {
   try {
     const guildId = "1000000000000000001"
     const warmupId = "1000000000000000002"
-    const sqlLayer = PgClient.layer({ url: Redacted.make(db.url) })
+    // The project's own database layer: int8 ids arrive as the decimal strings the loads decode.
+    const sqlLayer = Database.layer.pipe(Layer.provide(AppConfig.layerWith({ databaseUrl: Option.some(Redacted.make(db.url)) })))
     await Effect.runPromise(Effect.provide(Migrations.run, sqlLayer))
     await runSql(db.url, [
       "INSERT INTO users (id, username, discriminator) VALUES (1000000000000000000, 'owner', '0001')",

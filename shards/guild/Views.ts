@@ -62,7 +62,7 @@ const hiddenFrom = (state: GuildState, userId: string): ReadonlySet<string> => {
 }
 
 /** The guild as the member `userId` sees it: their permissions, and only the channels they can see. */
-export const memberView = (state: GuildState, userId: string, hidden = hiddenFrom(state, userId)): GuildResponse => {
+export const guildViewOfMember = (state: GuildState, userId: string, hidden = hiddenFrom(state, userId)): GuildResponse => {
   const view = viewFor(state, userId)
   return hidden.size === 0 ? view : { ...view, channels: (view.channels ?? []).filter((c) => !hidden.has(c.id)) }
 }
@@ -88,7 +88,7 @@ export const renderView = (state: GuildState, userId: string): string => {
   }
   let json = byViewer.get(key)
   if (json === undefined) {
-    json = JSON.stringify(encodeGuild(memberView(state, userId, hidden)))
+    json = JSON.stringify(encodeGuild(guildViewOfMember(state, userId, hidden)))
     byViewer.set(key, json)
   }
   return json

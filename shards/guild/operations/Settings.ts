@@ -7,7 +7,7 @@ import { type Decision, read, unchanged, write, type WriteContext } from "../Def
 import { type GuildRecordChange, updateRecord } from "../GuildRecord.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { applyPatch, checkPatch, type GuildState, type SettingsPatch } from "../State.ts"
-import { memberView, viewFor } from "../Views.ts"
+import { guildViewOfMember, viewFor } from "../Views.ts"
 
 /**
  * The guild's settings: the PATCH, the feature toggles and the vanity code.
@@ -41,7 +41,7 @@ const changeRecord = <Reply>(
 
 /** A change of the guild record, answered with the guild as the actor now sees it. */
 export const recordChange = (state: GuildState, change: GuildRecordChange, context: WriteContext): Decision<GuildResponse> =>
-  changeRecord(state, change, context, (next) => memberView(next, context.actorId))
+  changeRecord(state, change, context, (next) => guildViewOfMember(next, context.actorId))
 
 /** The proof fields of a PATCH guard ownership-level changes; they are not settings. */
 type ProofField = "password" | "mfa_method" | "mfa_code" | "webauthn_response" | "webauthn_challenge"
@@ -76,7 +76,7 @@ export const toggleFeature = write(
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD, context.now)
       const has = state.guild.features.includes(feature)
-      if (has === enabled) return unchanged(state, memberView(state, context.actorId))
+      if (has === enabled) return unchanged(state, guildViewOfMember(state, context.actorId))
       const features = enabled ? [...state.guild.features, feature] : state.guild.features.filter((f) => f !== feature)
       return recordChange(state, { features }, context)
     })

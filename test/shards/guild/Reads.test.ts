@@ -62,6 +62,6 @@ describe("guild reads", () => {
       const channelsOf = (json: string) => (JSON.parse(json) as { channels: Array<{ id: string }> }).channels.map((c) => c.id)
       assert.deepStrictEqual(channelsOf(yield* Reads.view("1")(state)), ["101", "102"])
       assert.deepStrictEqual(channelsOf(yield* Reads.view("2")(state)), ["101"])
-      assert.deepStrictEqual(Views.memberView(state, "2").channels?.map((c) => c.id), ["101"])
+      assert.deepStrictEqual(Views.guildViewOfMember(state, "2").channels?.map((c) => c.id), ["101"])
     }))
 })
