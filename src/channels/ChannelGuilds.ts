@@ -9,8 +9,6 @@ import type { GuildId } from "../model/Ids.ts"
  * creates the channel, so a channel it announced is always found here).
  */
 export class ChannelGuilds extends Context.Service<ChannelGuilds, {
-  /** The guild holding `channelId`, else 404 UNKNOWN_CHANNEL (DM channels have no guild). */
-  readonly guildOf: (channelId: string) => Effect.Effect<GuildId, NotFound>
   /** The guild holding `channelId`, null for a DM channel, else 404 UNKNOWN_CHANNEL. */
   readonly guildOrDm: (channelId: string) => Effect.Effect<GuildId | null, NotFound>
 }>()("guildhall/ChannelGuilds") {
@@ -24,8 +22,6 @@ export class ChannelGuilds extends Context.Service<ChannelGuilds, {
           Effect.flatMap(([row]) => (row === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(row.guild_id)))
         )
       return ChannelGuilds.of({
-        guildOf: Effect.fn("ChannelGuilds.guildOf")((channelId) =>
-          Effect.flatMap(lookup(channelId), (guildId) => (guildId === null ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(guildId)))),
         guildOrDm: Effect.fn("ChannelGuilds.guildOrDm")(lookup)
       })
     })

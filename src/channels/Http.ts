@@ -10,7 +10,6 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
-import { ChannelGuilds } from "./ChannelGuilds.ts"
 import { RTC_REGIONS } from "../model/RtcRegions.ts"
 import { ChannelId } from "../model/Ids.ts"
 
@@ -34,7 +33,6 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const snowflakes = yield* Snowflakes
-    const channelGuilds = yield* ChannelGuilds
     const channels = yield* ChannelLookup
     const dms = yield* Dms
 
@@ -77,25 +75,25 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
       .handle("putOverwrite", ({ params, headers, payload }) =>
         Effect.gen(function*() {
           const actor = yield* by(headers)
-          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          const guildId = yield* channels.guildOf(params.channel_id)
           const fields = { channelId: params.channel_id, overwriteId: params.overwrite_id, request: payload }
           yield* actors.write(guildId, ChannelLayout.putOverwrite, fields, actor)
         }))
       .handle("deleteOverwrite", ({ params, headers }) =>
         Effect.gen(function*() {
           const actor = yield* by(headers)
-          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          const guildId = yield* channels.guildOf(params.channel_id)
           const fields = { channelId: params.channel_id, overwriteId: params.overwrite_id }
           yield* actors.write(guildId, ChannelLayout.deleteOverwrite, fields, actor)
         }))
       .handle("rtcRegions", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const guildId = yield* channelGuilds.guildOf(params.channel_id)
+          const guildId = yield* channels.guildOf(params.channel_id)
           yield* actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
           return RTC_REGIONS
         }))
   })))
 
 /** The channel routes, with the channel → guild lookup they route by. */
-export const ChannelsHttp = perRequestMiddlewaresOnly(ChannelsHandlers).pipe(Layer.provide([ChannelGuilds.layer, ChannelLookup.layer, Dms.layer]))
+export const ChannelsHttp = perRequestMiddlewaresOnly(ChannelsHandlers).pipe(Layer.provide([ChannelLookup.layer, Dms.layer]))
