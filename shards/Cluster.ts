@@ -62,7 +62,8 @@ const messageStorage = SqlMessageStorage.layer.pipe(Layer.provide(NodeCrypto.lay
 
 const redisOwnership = (settings: Settings) =>
   RedisRunnerStorage.layer({
-    prefix: "guildhall:cluster:",
+    // Under the deployment's prefix: two deployments on one Redis must never share a runner list.
+    prefix: `${settings.redisKeyPrefix}cluster:`,
     lockExpirationMillis: settings.shardLockExpirationSeconds * 1000
   })
 
