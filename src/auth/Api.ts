@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { UserAuthentication } from "../http/Authentication.ts"
 import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 
 const Email = Schema.String.check(
@@ -33,7 +34,7 @@ export const LoginRequest = Schema.Struct({
   invite_code: Schema.optional(Schema.NullOr(Schema.String.check(Schema.isMaxLength(64))))
 })
 
-export const AuthTokenWithUserIdResponse = Schema.Struct({ token: Schema.String, user_id: Schema.String })
+export const AuthTokenWithUserIdResponse = Schema.Struct({ token: Schema.String, user_id: Schema.String, user: UserPartialResponse })
 
 export const AuthMfaRequiredResponse = Schema.Struct({
   mfa: Schema.Literal(true),
@@ -51,7 +52,8 @@ export const AuthLoginResponse = Schema.Union([AuthTokenWithUserIdResponse, Auth
 export const IpAuthorizationPollResponse = Schema.Struct({
   completed: Schema.Boolean,
   token: Schema.optional(Schema.NullOr(Schema.String)),
-  user_id: Schema.optional(Schema.NullOr(Schema.String))
+  user_id: Schema.optional(Schema.NullOr(Schema.String)),
+  user: Schema.optional(Schema.NullOr(UserPartialResponse))
 })
 
 const TokenRequest = Schema.Struct({ token: Secret })

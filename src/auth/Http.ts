@@ -147,7 +147,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
       .handle("ipAuthorizationPoll", ({ query }) =>
         Effect.gen(function*() {
           const result = yield* ipAuthorizations.poll(query.ticket)
-          if (!result.completed) return { completed: false, token: null, user_id: null }
+          if (!result.completed) return { completed: false, token: null, user_id: null, user: null }
           return { completed: true, ...(yield* completion.finish(result.userId)) }
         }))
       .handle("usernameSuggestions", ({ payload }) =>

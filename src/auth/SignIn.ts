@@ -1,13 +1,9 @@
 import { Context, Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { MfaProofs } from "../mfa/Proofs.ts"
-import { LoginCompletion } from "./LoginCompletion.ts"
+import { LoginCompletion, type NewSession } from "./LoginCompletion.ts"
 import { OneTimeTokens } from "./OneTimeTokens.ts"
 
-export interface TokenAnswer {
-  readonly token: string
-  readonly user_id: string
-}
 
 /** AuthMfaRequiredResponse: the ticket the /auth/login/mfa/* steps take, and the methods it can be used with. */
 export interface MfaRequiredAnswer {
@@ -20,7 +16,7 @@ export interface MfaRequiredAnswer {
   readonly sms_phone_hint: string | null
 }
 
-export type LoginAnswer = TokenAnswer | MfaRequiredAnswer
+export type LoginAnswer = NewSession | MfaRequiredAnswer
 
 /** How long the MFA ticket lives (conventions.md). */
 const MFA_TICKET_TTL = "5 minutes"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { LoginCompletion } from "../auth/LoginCompletion.ts"
+import { LoginCompletion, type NewSession } from "../auth/LoginCompletion.ts"
 import { OneTimeTokens } from "../auth/OneTimeTokens.ts"
 import { BadRequest, Forbidden, invalidField } from "../model/Errors.ts"
 import { tokenHash } from "../platform/Crypto.ts"
@@ -18,7 +18,7 @@ const MAX_ATTEMPTS = 5
 export const badTicket = () => invalidField("ticket", "INVALID_OR_EXPIRED_TICKET", "This login has expired or was completed; sign in again")
 export const badCode = (path = "code") => invalidField(path, "INVALID_MFA_CODE", "Invalid two-factor code")
 
-type Finished = Effect.Effect<{ token: string; user_id: string }, BadRequest, HttpServerRequest.HttpServerRequest>
+type Finished = Effect.Effect<NewSession, BadRequest, HttpServerRequest.HttpServerRequest>
 
 /**
  * The /auth/login/mfa/* steps and passwordless WebAuthn. Each proof presented

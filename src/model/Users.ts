@@ -126,6 +126,10 @@ export const UserPartialColumns = Schema.Struct({
 })
 export type UserPartialColumns = typeof UserPartialColumns.Type
 
+/**
+ * An optional field is left out when absent: the JSON encoding of a present
+ * `undefined` under `Schema.optional` is `null`, which clients do not expect there.
+ */
 export const toUserPartial = (row: UserPartialColumns): UserPartialResponse => ({
   id: row.id,
   username: row.username,
@@ -135,5 +139,5 @@ export const toUserPartial = (row: UserPartialColumns): UserPartialResponse => (
   avatar_color: null,
   bot: row.bot,
   flags: Number(row.flags),
-  mention_flags: row.mention_flags ? row.mention_flags : undefined
+  ...(row.mention_flags ? { mention_flags: row.mention_flags } : {})
 })

@@ -4,6 +4,7 @@ import { SudoFields } from "../auth/Sudo.ts"
 import { UserAuthentication } from "../http/Authentication.ts"
 import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
+import { UserPartialResponse } from "../model/Users.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 
 export const AuthSessionLocation = Schema.Struct({
@@ -45,7 +46,8 @@ export const HandoffInitiateResponse = Schema.Struct({ code: Schema.String, expi
 export const HandoffStatusResponse = Schema.Struct({
   status: Schema.Literals(["pending", "completed", "expired"]),
   token: Schema.optional(Schema.NullOr(Schema.String)),
-  user_id: Schema.optional(Schema.NullOr(Schema.String))
+  user_id: Schema.optional(Schema.NullOr(Schema.String)),
+  user: Schema.optional(Schema.NullOr(UserPartialResponse))
 })
 
 export const HandoffInfoResponse = Schema.Struct({

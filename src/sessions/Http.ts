@@ -82,10 +82,9 @@ const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers) =>
       .handle("handoffStatus", ({ params }) =>
         Effect.gen(function*() {
           const { status, claimedBy } = yield* handoffs.poll(params.code)
-          if (claimedBy === undefined) return { status, token: null, user_id: null }
+          if (claimedBy === undefined) return { status, token: null, user_id: null, user: null }
           // The polling device is the new one: its session records its own address and agent.
-          const session = yield* loginCompletion.finish(claimedBy)
-          return { status, token: session.token, user_id: session.user_id }
+          return { status, ...(yield* loginCompletion.finish(claimedBy)) }
         }))
       .handle("handoffInfo", ({ params }) =>
         Effect.gen(function*() {

@@ -6,9 +6,7 @@ import { LoginCompletion } from "../auth/LoginCompletion.ts"
 import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
-import { missingPermissions, unauthorized } from "../model/Errors.ts"
-import { UsersRepo } from "../users/Repo.ts"
-import { toUserPartial } from "../model/Users.ts"
+import { missingPermissions } from "../model/Errors.ts"
 import { SsoFlow } from "./Flow.ts"
 import { SsoSettings } from "./Settings.ts"
 import { toConfigResponse } from "./SettingsRules.ts"
@@ -17,7 +15,6 @@ export const SsoHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "sso"
   withBuildContext(Effect.gen(function*() {
     const flow = yield* SsoFlow
     const login = yield* LoginCompletion
-    const users = yield* UsersRepo
     return handlers
       .handle("status", () => flow.status)
       .handle("start", ({ payload }) =>
@@ -25,10 +22,7 @@ export const SsoHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "sso"
       .handle("complete", ({ payload }) =>
         Effect.gen(function*() {
           const { userId, redirectTo } = yield* flow.complete(payload)
-          const session = yield* login.finish(userId)
-          const user = yield* users.findById(userId)
-          if (user === undefined) return yield* unauthorized()
-          return { ...session, user: toUserPartial(user), redirect_to: redirectTo }
+          return { ...(yield* login.finish(userId)), redirect_to: redirectTo }
         }))
   }))))
 

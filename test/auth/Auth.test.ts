@@ -11,6 +11,7 @@ import { UserEvents } from "../../shards/UserEvents.ts"
 import { SignIn } from "../../src/auth/SignIn.ts"
 import { candidates, SUGGESTION, usernameBase } from "../../src/auth/UsernameSuggestions.ts"
 import { MfaProofs } from "../../src/mfa/Proofs.ts"
+import { UsersRepo } from "../../src/users/Repo.ts"
 import { field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { stringsIn } from "./json.ts"
@@ -220,7 +221,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
         return { answer, ticketData, lifetime }
       }).pipe(
         Effect.provide(SignIn.layer.pipe(
-          Layer.provideMerge(Layer.mergeAll(totpOnly, OneTimeTokens.layer, LoginCompletion.layer.pipe(Layer.provide(Sessions.layer), Layer.provide(UserEvents.layerLocal)))),
+          Layer.provideMerge(Layer.mergeAll(totpOnly, OneTimeTokens.layer, LoginCompletion.layer.pipe(Layer.provide([Sessions.layer, UsersRepo.layer]), Layer.provide(UserEvents.layerLocal)))),
           Layer.provide(database)
         ))
       )

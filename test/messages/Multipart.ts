@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { request as httpRequest } from "node:http"
 import { Readable } from "node:stream"
 import { type Reply, TestApi } from "../support/Api.ts"
+import { checkResponseShape } from "../support/ResponseShapes.ts"
 
 /** One part of a multipart body: a text field, or a file with its name. */
 export type Part =
@@ -44,7 +45,9 @@ export const postMultipart = (token: string, channelId: string, parts: ReadonlyA
         headers: { authorization: token, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
         body: rawBody ?? multipartBody(parts)
       })
-      return { status: response.status, headers: response.headers, body: parse(await response.text()) }
+      const body = parse(await response.text())
+      checkResponseShape("POST", `/channels/${channelId}/messages`, response.status, body)
+      return { status: response.status, headers: response.headers, body }
     }))
 
 /** `payload_json` as a part. */

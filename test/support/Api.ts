@@ -5,6 +5,7 @@ import { TestMail } from "./Mail.ts"
 import { scratchDatabase } from "./Postgres.ts"
 import { TestSmsProvider } from "./SmsProvider.ts"
 import { freePort, startProcess, waitHealthy } from "./Processes.ts"
+import { checkResponseShape } from "./ResponseShapes.ts"
 
 export interface Reply {
   readonly status: number
@@ -79,6 +80,7 @@ export class TestApi extends Context.Service<TestApi, {
             } catch {
               // not JSON: the raw text is what the test sees
             }
+            if (response.headers.get("content-type")?.includes("json")) checkResponseShape(method, path, response.status, parsed)
             return { status: response.status, headers: response.headers, body: parsed }
           })
 

@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { field } from "./Api.ts"
 import { scratchDatabase } from "./Postgres.ts"
 import { freePort, startProcess, waitHealthy } from "./Processes.ts"
+import { checkResponseShape } from "./ResponseShapes.ts"
 
 /**
  * What every process of one test cluster shares: a scratch database, the local
@@ -48,7 +49,9 @@ export const clusterJson = (url: string, init: { method?: string; token?: string
       signal: AbortSignal.timeout(20_000)
     })
     const text = await response.text()
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as unknown }
+    const body = text === "" ? undefined : JSON.parse(text) as unknown
+    checkResponseShape(init.method ?? "GET", url, response.status, body)
+    return { status: response.status, body }
   })
 
 /** Registers `email` through the API process at `base`: its token and user id. */
