@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
-import { readFileSync } from "node:fs"
+import { appendFileSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { CHECKED_LOG_VARIABLE } from "./ResponseShapesLog.ts"
 
 /**
  * The production service's 2xx answers as JSON Schema (`reference/responses.json`): every
@@ -39,17 +40,23 @@ ajv.addFormat("int64", /^-?[0-9]+$/)
 ajv.addFormat("snowflake", /^(0|[1-9][0-9]*)$/)
 ajv.addFormat("uri", (value: string) => URL.canParse(value))
 ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i)
-ajv.addSchema({ $id: "responses", $defs: reference.$defs })
 
-const rewriteRefs = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(rewriteRefs)
+/**
+ * Points `$ref`s at the shared definitions, and reads `oneOf` as `anyOf`: the reference's
+ * `oneOf`s are the production service's unions, which take a value any branch takes (an
+ * empty array is both `string[]` and `number[]`, so strict `oneOf` would refuse it).
+ */
+const prepare = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(prepare)
   if (typeof node !== "object" || node === null) return node
   return Object.fromEntries(Object.entries(node).map(([key, value]) =>
     key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")
       ? [key, `responses${value}`]
-      : [key, rewriteRefs(value)]
+      : [key === "oneOf" ? "anyOf" : key, prepare(value)]
   ))
 }
+
+ajv.addSchema({ $id: "responses", $defs: prepare(reference.$defs) })
 
 interface Template {
   readonly operation: string
@@ -85,13 +92,25 @@ const validatorOf = (operation: string): ValidateFunction | null => {
   const patched = deliberateDifferences
     .filter((d) => d.operation === operation)
     .reduce<object | undefined>((s, d) => (s === undefined ? s : d.patch(s)), schema)
-  const validate = patched === undefined ? null : ajv.compile(rewriteRefs(patched) as object)
+  const validate = patched === undefined ? null : ajv.compile(prepare(patched) as object)
   validators.set(operation, validate)
   return validate
 }
 
-/** Operations whose answers a test checked in this process (for the coverage test). */
-export const checkedOperations = new Set<string>()
+/** The reference's operations by `METHOD /path`: their status and the schema of their body, if any. */
+export const referenceOperations = reference.operations
+
+/**
+ * Where each checked operation is written down, one a line, when the run collects them
+ * (vitest.config.ts): the full run then reports the built endpoints no test checked.
+ */
+const checkedLog = process.env[CHECKED_LOG_VARIABLE]
+const checked = new Set<string>()
+const noteChecked = (operation: string) => {
+  if (checked.has(operation)) return
+  checked.add(operation)
+  if (checkedLog !== undefined) appendFileSync(checkedLog, `${operation}\n`)
+}
 
 /**
  * Checks a 2xx JSON answer against its operation's reference schema; throws naming the
@@ -104,7 +123,7 @@ export const checkResponseShape = (method: string, url: string, status: number, 
   if (operation === undefined) return
   const validate = validatorOf(operation)
   if (validate === null) return
-  checkedOperations.add(operation)
+  noteChecked(operation)
   if (validate(body)) return
   const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`)
   throw new Error(

@@ -1,0 +1,55 @@
+import { assert, describe, it } from "@effect/vitest"
+import { builtEndpoints, referenceOperationOf } from "../support/BuiltOperations.ts"
+import { checkResponseShape, operationOf } from "../support/ResponseShapes.ts"
+
+/**
+ * Every 2xx JSON answer the tests receive through test/support is checked against
+ * reference/responses.json (ResponseShapes.ts); a full run also names the built
+ * endpoints no test checked (ResponseShapesReporter.ts). These tests keep the checker honest.
+ */
+
+/**
+ * Built endpoints the reference does not describe, so nothing to check them against:
+ * part B's admin API, part A's SMS MFA steps and phone routes, and this server's own
+ * routes (health, media and attachment files, the gateway's socket).
+ */
+const outsideTheReference = [
+  /^\w+ \/admin\//,
+  /^\w+ \/_health$/,
+  /^GET \/(media|attachments)\//,
+  /^GET \/gateway(\/socket)?$/,
+  /\/mfa\/sms\b/,
+  /^\w+ \/users\/@me\/phone$/,
+  /^POST \/users\/@me\/messages\/delete\/test$/,
+  /^PATCH \/guilds\/\{guild_id\}\/(detached-banner|text-channel-flexible-names)$/
+]
+
+const user = { id: "1", username: "a", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
+
+describe("answers checked against the production shapes", () => {
+  it("finds a request's operation with or without /v1, preferring literal segments", () => {
+    assert.strictEqual(operationOf("GET", "/v1/users/@me"), "GET /users/@me")
+    assert.strictEqual(operationOf("get", "/users/123?with_mutual_guilds=true"), "GET /users/{user_id}")
+    assert.strictEqual(operationOf("GET", "/guilds/1/members/@me"), "GET /guilds/{guild_id}/members/@me")
+    assert.strictEqual(operationOf("GET", "/nowhere"), undefined)
+  })
+
+  it("refuses what the production service never sends: null for an optional field, a required field left out", () => {
+    checkResponseShape("GET", "/users/1", 200, user)
+    checkResponseShape("GET", "/users/1", 200, { ...user, mention_flags: 1 })
+    assert.throws(
+      () => checkResponseShape("GET", "/users/1", 200, { ...user, mention_flags: null }),
+      /GET \/users\/\{user_id\}.*\n.*mention_flags/
+    )
+    assert.throws(() => checkResponseShape("POST", "/v1/auth/login", 200, { token: "t", user_id: "1" }), /POST \/auth\/login/)
+    // Errors and bodiless answers are not the reference's business.
+    checkResponseShape("GET", "/users/1", 404, { code: "UNKNOWN_USER" })
+    checkResponseShape("POST", "/auth/logout", 204, undefined)
+  })
+
+  it("every built endpoint is described by the reference, or is one the reference leaves out", () => {
+    const undescribed = builtEndpoints().filter((endpoint) =>
+      referenceOperationOf(endpoint) === undefined && !outsideTheReference.some((pattern) => pattern.test(endpoint)))
+    assert.deepStrictEqual(undescribed, [])
+  })
+})
