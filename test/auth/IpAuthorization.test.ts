@@ -28,7 +28,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       // Pending: the poll says so, and the ticket is not a session.
       const pending = yield* api.request("GET", `/auth/ip-authorization/poll?ticket=${ticket}`)
       assert.strictEqual(pending.status, 200)
-      assert.deepStrictEqual(pending.body, { completed: false, token: null, user_id: null })
+      assert.deepStrictEqual(pending.body, { completed: false, token: null, user_id: null, user: null })
       assert.strictEqual((yield* api.request("GET", "/users/@me", { token: ticket })).status, 401)
       // Still held while the link is unused.
       const again = yield* requestFrom(api.baseUrl, "127.0.0.2", "POST", "/auth/login", { body: { email, password: PASSWORD } })

@@ -44,7 +44,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.isAbove(lifetime, 4 * 60_000)
       assert.isAtMost(lifetime, 5 * 60_000 + 5_000)
 
-      assert.deepStrictEqual((yield* status(code)).body, { status: "pending", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(code)).body, { status: "pending", token: null, user_id: null, user: null })
       const info = yield* api.request("GET", `/auth/handoff/${code}/info`)
       assert.strictEqual(info.status, 200)
       assert.deepStrictEqual(info.body, { status: "pending", client_info: { platform: "Desktop", os: "Linux", location: null } })
@@ -64,7 +64,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual((yield* api.request("GET", "/users/@me", { token })).status, 200)
 
       // The session is given out once: a later poll (or an eavesdropper) gets no token.
-      assert.deepStrictEqual((yield* status(code)).body, { status: "completed", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(code)).body, { status: "completed", token: null, user_id: null, user: null })
       const twice = yield* api.request("POST", "/auth/handoff/complete", { body: { code, token, user_id: userId } })
       expectError(twice, 400, "INVALID_HANDOFF_CODE")
     }))
@@ -85,7 +85,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const { token, userId } = yield* api.register()
       const { code } = yield* initiate
       yield* expire(code)
-      assert.deepStrictEqual((yield* status(code)).body, { status: "expired", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(code)).body, { status: "expired", token: null, user_id: null, user: null })
       const late = yield* api.request("POST", "/auth/handoff/complete", { body: { code, token, user_id: userId } })
       expectError(late, 400, "HANDOFF_CODE_EXPIRED")
 
@@ -94,7 +94,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const complete = yield* api.request("POST", "/auth/handoff/complete", { body: { code: second.code, token, user_id: userId } })
       assert.strictEqual(complete.status, 204)
       yield* expire(second.code)
-      assert.deepStrictEqual((yield* status(second.code)).body, { status: "expired", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(second.code)).body, { status: "expired", token: null, user_id: null, user: null })
     }))
 
   it.effect("can be cancelled by the waiting device", () =>
@@ -102,7 +102,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const api = yield* TestApi
       const { code } = yield* initiate
       assert.strictEqual((yield* api.request("DELETE", `/auth/handoff/${code}`)).status, 204)
-      assert.deepStrictEqual((yield* status(code)).body, { status: "expired", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(code)).body, { status: "expired", token: null, user_id: null, user: null })
     }))
 
   it.effect("completes only with a session of the named user", () =>
@@ -125,7 +125,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       expectError(mixed, 403, "SESSION_TOKEN_MISMATCH")
 
       // None of that completed it.
-      assert.deepStrictEqual((yield* status(code)).body, { status: "pending", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(code)).body, { status: "pending", token: null, user_id: null, user: null })
     }))
 
   it.effect("refuses malformed and unknown codes", () =>
@@ -139,7 +139,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
 
       // An unknown well-formed code reads as expired: polling guesses tells nothing.
       let unknown = newHandoffCode()
-      assert.deepStrictEqual((yield* status(unknown)).body, { status: "expired", token: null, user_id: null })
+      assert.deepStrictEqual((yield* status(unknown)).body, { status: "expired", token: null, user_id: null, user: null })
       const completeUnknown = yield* api.request("POST", "/auth/handoff/complete", { body: { code: unknown, token, user_id: userId } })
       expectError(completeUnknown, 400, "INVALID_HANDOFF_CODE")
       unknown = "0000-0000"
