@@ -42,9 +42,12 @@ describe("answers checked against the production shapes", () => {
       /GET \/users\/\{user_id\}.*\n.*mention_flags/
     )
     assert.throws(() => checkResponseShape("POST", "/v1/auth/login", 200, { token: "t", user_id: "1" }), /POST \/auth\/login/)
-    // Errors and bodiless answers are not the reference's business.
-    checkResponseShape("GET", "/users/1", 404, { code: "UNKNOWN_USER" })
+    // The status too: a body where the reference answers 204, or none where it answers one.
+    assert.throws(() => checkResponseShape("POST", "/auth/logout", 200, {}), /status 200, the reference answers 204/)
+    assert.throws(() => checkResponseShape("GET", "/users/@me", 204, undefined), /status 204, the reference answers 200/)
     checkResponseShape("POST", "/auth/logout", 204, undefined)
+    // Errors are not the reference's business.
+    checkResponseShape("GET", "/users/1", 404, { code: "UNKNOWN_USER" })
   })
 
   it("every built endpoint is described by the reference, or is one the reference leaves out", () => {
