@@ -24,3 +24,7 @@ export const builtOperationsWithBody = (): ReadonlyArray<string> =>
     const operation = referenceOperationOf(endpoint)
     return operation !== undefined && referenceOperations[operation]?.schema !== undefined ? [operation] : []
   })
+
+/** The built endpoints with a body in the reference that are not among `checked`, sorted. */
+export const uncheckedOperations = (checked: ReadonlySet<string>): ReadonlyArray<string> =>
+  [...new Set(builtOperationsWithBody())].filter((operation) => !checked.has(operation)).sort()

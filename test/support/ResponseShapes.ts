@@ -116,24 +116,29 @@ const noteChecked = (operation: string) => {
 /**
  * Checks a 2xx answer against its operation in the reference: the status (a 204 where a
  * body is due is as wrong as a body where none is), then the JSON body against the
- * schema. Throws naming the operation and ajv's errors. Answers of operations the
- * reference does not list (admin, health, this server's own) pass. `body` is the parsed
- * JSON, undefined for an empty answer.
+ * schema. Throws naming the operation and ajv's errors; answers the operation whose body
+ * it checked. Answers of operations the reference does not list (admin, health, this
+ * server's own) pass. `body` is the parsed JSON, undefined for an empty answer.
  */
-export const checkResponseShape = (method: string, url: string, status: number, body: unknown): void => {
-  if (status < 200 || status > 299) return
+export const checkAgainstReference = (method: string, url: string, status: number, body: unknown): string | undefined => {
+  if (status < 200 || status > 299) return undefined
   const operation = operationOf(method, url)
-  if (operation === undefined) return
+  if (operation === undefined) return undefined
   const expected = reference.operations[operation]?.status
   if (expected !== undefined && expected !== status) {
     throw new Error(`answer of ${operation}: status ${status}, the reference answers ${expected}; body: ${JSON.stringify(body)?.slice(0, 300)}`)
   }
   const validate = validatorOf(operation)
-  if (validate === null) return
-  noteChecked(operation)
-  if (validate(body)) return
+  if (validate === null) return undefined
+  if (validate(body)) return operation
   const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || "/"} ${e.message ?? ""} ${JSON.stringify(e.params)}`)
   throw new Error(
     `answer of ${operation} does not match reference/responses.json:\n  ${errors.join("\n  ")}\nbody: ${JSON.stringify(body)?.slice(0, 1500)}`
   )
+}
+
+/** `checkAgainstReference` for an answer the server gave, noted for the full run's report. */
+export const checkResponseShape = (method: string, url: string, status: number, body: unknown): void => {
+  const operation = checkAgainstReference(method, url, status, body)
+  if (operation !== undefined) noteChecked(operation)
 }

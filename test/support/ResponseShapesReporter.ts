@@ -38,7 +38,7 @@ export class ResponseShapesReporter implements Reporter {
     }
     // Loaded here, not with the config: it is the whole HTTP API.
     const built: typeof import("./BuiltOperations.ts") = await import(pathToFileURL(join(root, "test", "support", "BuiltOperations.ts")).href)
-    const unchecked = [...new Set(built.builtOperationsWithBody())].filter((operation) => !checked.has(operation)).sort()
+    const unchecked = built.uncheckedOperations(checked)
     if (unchecked.length === 0) return
     console.error(
       `\n${unchecked.length} built endpoint(s) answer a body that no test checked against reference/responses.json;\n` +
