@@ -35,10 +35,11 @@ export class LoginCompletion extends Context.Service<LoginCompletion, {
                      WHERE id = ${userId} AND (deletion_scheduled_at IS NOT NULL OR disabled_at IS NOT NULL)`.pipe(Effect.orDie)
           const client = yield* requestClient
           yield* rememberIp(sql, userId, client.ip)
-          const token = yield* sessions.create(userId, client)
           const user = yield* users.findById(userId)
-          // Every caller has just proven this user exists (and no route deletes a user outright).
-          if (user === undefined) return yield* Effect.die(new Error(`login of a user that does not exist: ${userId}`))
+          // Every caller has just proven this user exists; one deleted since fails here as the
+          // session's insert would (its foreign key).
+          if (user === undefined) return yield* Effect.die(new Error(`login of a user that no longer exists: ${userId}`))
+          const token = yield* sessions.create(userId, client)
           return { token, user_id: userId, user: toUserPartial(user) }
         })
       })

@@ -4,7 +4,6 @@ import { MfaProofs } from "../mfa/Proofs.ts"
 import { LoginCompletion, type NewSession } from "./LoginCompletion.ts"
 import { OneTimeTokens } from "./OneTimeTokens.ts"
 
-
 /** AuthMfaRequiredResponse: the ticket the /auth/login/mfa/* steps take, and the methods it can be used with. */
 export interface MfaRequiredAnswer {
   readonly mfa: true

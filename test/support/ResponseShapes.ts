@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
+import { Schema } from "effect"
 import { appendFileSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { CHECKED_LOG_VARIABLE } from "./ResponseShapesLog.ts"
@@ -8,12 +9,13 @@ import { CHECKED_LOG_VARIABLE } from "./ResponseShapesLog.ts"
  * JSON answer a test receives through the shared helpers is checked against its
  * operation's schema, so a shape cannot drift without a test failing.
  */
-interface Reference {
-  readonly operations: Readonly<Record<string, { readonly status: number; readonly schema?: object }>>
-  readonly $defs: Readonly<Record<string, object>>
-}
+const JsonSchemaObject = Schema.Record(Schema.String, Schema.Unknown)
+const Reference = Schema.Struct({
+  operations: Schema.Record(Schema.String, Schema.Struct({ status: Schema.Number, schema: Schema.optionalKey(JsonSchemaObject) })),
+  $defs: Schema.Record(Schema.String, JsonSchemaObject)
+})
 
-const reference: Reference = JSON.parse(
+const reference = Schema.decodeUnknownSync(Schema.fromJsonString(Reference))(
   readFileSync(join(import.meta.dirname, "..", "..", "..", "shared", "spec", "reference", "responses.json"), "utf8")
 )
 
@@ -47,15 +49,14 @@ ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\
  * `oneOf`s are the production service's unions, which take a value any branch takes (an
  * empty array is both `string[]` and `number[]`, so strict `oneOf` would refuse it).
  */
-const prepare = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(prepare)
-  if (typeof node !== "object" || node === null) return node
-  return Object.fromEntries(Object.entries(node).map(([key, value]) =>
+const prepare = (schema: object): object =>
+  Object.fromEntries(Object.entries(schema).map(([key, value]) =>
     key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")
       ? [key, `responses${value}`]
-      : [key === "oneOf" ? "anyOf" : key, prepare(value)]
+      : [key === "oneOf" ? "anyOf" : key, prepareValue(value)]
   ))
-}
+const prepareValue = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(prepareValue) : typeof value === "object" && value !== null ? prepare(value) : value
 
 ajv.addSchema({ $id: "responses", $defs: prepare(reference.$defs) })
 
@@ -93,7 +94,7 @@ const validatorOf = (operation: string): ValidateFunction | null => {
   const patched = deliberateDifferences
     .filter((d) => d.operation === operation)
     .reduce<object | undefined>((s, d) => (s === undefined ? s : d.patch(s)), schema)
-  const validate = patched === undefined ? null : ajv.compile(prepare(patched) as object)
+  const validate = patched === undefined ? null : ajv.compile(prepare(patched))
   validators.set(operation, validate)
   return validate
 }
