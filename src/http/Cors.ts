@@ -48,10 +48,13 @@ export const corsFor = (settings: Pick<Settings, "corsOrigins">) => {
 /**
  * Headers every answer carries: no MIME sniffing, no Referer to other sites,
  * and, when the deployment is reached over https, HSTS (a year; subdomains are
- * left alone, they may be other services of the operator's).
+ * left alone, they may be other services of the operator's). `Vary: Origin` on
+ * answers to requests without `Origin` too: a shared cache must not hand an
+ * answer without the allow header to a page of an allowed origin.
  */
-export const securityHeadersFor = (settings: Pick<Settings, "publicUrl">): Readonly<Record<string, string>> => ({
+export const everyAnswerHeadersFor = (settings: Pick<Settings, "publicUrl">): Readonly<Record<string, string>> => ({
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
-  ...(new URL(settings.publicUrl).protocol === "https:" ? { "strict-transport-security": "max-age=31536000" } : {})
+  ...(new URL(settings.publicUrl).protocol === "https:" ? { "strict-transport-security": "max-age=31536000" } : {}),
+  vary: "Origin"
 })

@@ -9,7 +9,7 @@ import { AppConfig, type Settings } from "../platform/Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
-import { corsFor, securityHeadersFor } from "./Cors.ts"
+import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
@@ -23,13 +23,13 @@ const isVersioned = (url: string) => url === "/v1" || url.startsWith("/v1/") || 
 /**
  * Runs around every request, routed or not: serves `/v1/...` as `/...`,
  * answers CORS preflights and marks answers for browser pages of allowed origins,
- * caps the body size, tags the response with a request id and the security
- * headers, and turns everything that escaped into the error object.
+ * caps the body size, tags the response with a request id and the headers of
+ * every answer (security, Vary), and turns everything that escaped into the error object.
  */
 const requestMiddleware = (settings: Settings) => {
   const { logRequests } = settings
   const cors = corsFor(settings)
-  const securityHeaders = securityHeadersFor(settings)
+  const everyAnswerHeaders = everyAnswerHeadersFor(settings)
   return HttpRouter.middleware<{ handles: unknown }>()((httpEffect): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     unhandled,
@@ -53,7 +53,7 @@ const requestMiddleware = (settings: Settings) => {
         Effect.map((response) =>
           HttpServerResponse.setHeaders(
             response.status === 415 ? unsupportedMediaType(request) : response,
-            { ...securityHeaders, "x-request-id": requestId }
+            { ...everyAnswerHeaders, "x-request-id": requestId }
           )
         )
       )

@@ -75,6 +75,7 @@ describe("CORS and security headers", () => {
         })
         assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
         assert.strictEqual(reply.headers.get("access-control-allow-origin"), PAGE)
+        assert.strictEqual(reply.headers.get("vary"), "Origin")
         assert.isNotNull(reply.headers.get("x-ratelimit-limit"))
         expect(reply.headers.get("access-control-expose-headers")?.split(/,\s*/)).toEqual(
           expect.arrayContaining(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-service-sudo-mode-jwt"])
@@ -105,6 +106,7 @@ describe("CORS and security headers", () => {
           assert.strictEqual(reply.headers.get("referrer-policy"), "no-referrer", path)
           assert.match(reply.headers.get("strict-transport-security") ?? "", /^max-age=\d{7,}/, path)
           assert.isNull(reply.headers.get("access-control-allow-origin"), path)
+          assert.strictEqual(reply.headers.get("vary"), "Origin", path)
         }
       }))
 
