@@ -11,7 +11,6 @@ import { type UserRow } from "../model/Users.ts"
 import { Applications } from "./Applications.ts"
 import { type ClientCredentials, OAuth2Clients } from "./Clients.ts"
 import { Consent } from "./Consent.ts"
-import { person } from "./Person.ts"
 import { OAuth2Grants } from "./Grants.ts"
 import { authorizedView, summaryView } from "./Views.ts"
 
@@ -40,10 +39,10 @@ const OAuth2ConsentHandlers = HttpApiBuilder.group(Api, "oauth2Consent", (handle
     const grants = yield* OAuth2Grants
     const applications = yield* Applications
     return handlers
-      .handle("consent", ({ payload }) => Effect.flatMap(person, (me) => consent.grant(me.id, payload)))
+      .handle("consent", ({ payload }) => Effect.flatMap(CurrentUser, (me) => consent.grant(me.id, payload)))
       .handle("authorizations", () =>
         Effect.gen(function*() {
-          const me = yield* person
+          const me = yield* CurrentUser
           const held = yield* grants.authorizations(me.id)
           return yield* Effect.forEach(held, (authorization) =>
             Effect.map(applications.find(authorization.applicationId), (row) => ({
