@@ -115,6 +115,12 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
 
       const reloadAll = yield* api.request("POST", "/admin/gateway/reload-all", { token: admin(api.adminKey), body: { guild_ids: [] } })
       expect(reloadAll.body).toMatchObject({ count: before })
+      // Listed ids count only for the guilds that exist (ids of none were counted, and their actors started).
+      const listed = yield* api.request("POST", "/admin/gateway/reload-all", {
+        token: admin(api.adminKey),
+        body: { guild_ids: [guildId, "42", "43", guildId] }
+      })
+      assert.deepStrictEqual(listed.body, { count: 1 })
       const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: guildId } })
       expect(logs.body).toMatchObject({ total: 2, logs: [{ action: "guild.shutdown" }, { action: "guild.reload" }] })
     }))
