@@ -68,24 +68,27 @@ const HEAVIEST = 100
 const PUBLISH_EVERY = "2 seconds"
 const EXPIRES_MS = 10_000
 
-const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]): ProcessSnapshot => ({
-  process_id: processId,
-  role,
-  host: hostname(),
-  pid: process.pid,
-  guilds: live.guilds.size,
-  users: live.users.size,
-  sessions: live.sessions.size,
-  presences: live.presences.size,
-  calls: live.calls.size,
-  memory: process.memoryUsage().rss,
-  heap_used: process.memoryUsage().heapUsed,
-  uptime_seconds: Math.floor(process.uptime()),
-  heaviest: [...live.guilds.entries()]
-    .sort(([, a], [, b]) => b.memory - a.memory)
-    .slice(0, HEAVIEST)
-    .map(([id, g]) => ({ guild_id: id, guild_name: g.name, guild_icon: g.icon, memory: g.memory, member_count: g.memberCount }))
-})
+const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]): ProcessSnapshot => {
+  const { heapUsed, rss } = process.memoryUsage()
+  return {
+    process_id: processId,
+    role,
+    host: hostname(),
+    pid: process.pid,
+    guilds: live.guilds.size,
+    users: live.users.size,
+    sessions: live.sessions.size,
+    presences: live.presences.size,
+    calls: live.calls.size,
+    memory: rss,
+    heap_used: heapUsed,
+    uptime_seconds: Math.floor(process.uptime()),
+    heaviest: [...live.guilds.entries()]
+      .sort(([, a], [, b]) => b.memory - a.memory)
+      .slice(0, HEAVIEST)
+      .map(([id, g]) => ({ guild_id: id, guild_name: g.name, guild_icon: g.icon, memory: g.memory, member_count: g.memberCount }))
+  }
+}
 
 /**
  * Every live process's figures. Each process speaks only for itself: in
