@@ -24,6 +24,8 @@ export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "rea
 export class GuildRepo extends Context.Service<GuildRepo, {
   readonly load: (guildId: string) => Effect.Effect<GuildState | undefined>
   readonly exists: (guildId: string) => Effect.Effect<boolean>
+  /** Those of `guildIds` that name a guild, each once. */
+  readonly existing: (guildIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** The stored result of an operation that already committed. */
   readonly operationResult: (operationId: string) => Effect.Effect<unknown>
   readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void>
@@ -121,6 +123,13 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         load,
         exists: Effect.fn("GuildRepo.exists")((guildId) =>
           sql`SELECT 1 FROM guilds WHERE id = ${guildId}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)),
+        existing: Effect.fn("GuildRepo.existing")((guildIds) =>
+          guildIds.length === 0
+            ? Effect.succeed([])
+            : sql<{ id: string }>`SELECT id FROM guilds WHERE id IN ${sql.in([...new Set(guildIds)])}`.pipe(
+              Effect.map((rows) => rows.map((row) => String(row.id))),
+              Effect.orDie
+            )),
         operationResult: Effect.fn("GuildRepo.operationResult")((operationId) =>
           sql<{ result: unknown }>`SELECT result FROM actor_operations WHERE operation_id = ${operationId}`.pipe(
             Effect.map((rows) => rows[0]?.result),
