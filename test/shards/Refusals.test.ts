@@ -1,9 +1,10 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { embeddedActorsLayer } from "../../../shards/Layers.ts"
-import { Guild } from "../../../shards/guild/Protocol.ts"
-import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"
-import { queryAt, scratchDatabase } from "../../support/Postgres.ts"
+import { embeddedActorsLayer } from "../../shards/Layers.ts"
+import { DmChannel } from "../../shards/dm/Protocol.ts"
+import { Guild } from "../../shards/guild/Protocol.ts"
+import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
+import { queryAt, scratchDatabase } from "../support/Postgres.ts"
 
 class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}
 
@@ -62,6 +63,23 @@ layer(Cluster, { timeout: 60_000, excludeTestServices: true })("writes Postgres 
       const view = JSON.parse(yield* guild.View({ userId: "1" })) as { name: string }
       assert.strictEqual(view.name, "Renamed")
       const rows = yield* queryAt(url, "SELECT name FROM guilds WHERE id = 810")
+      assert.deepStrictEqual(rows, [{ name: "Renamed" }])
+    }))
+
+  it.effect("the DM channel actor, on the same write path, answers such a write 400 and goes on answering", () =>
+    Effect.gen(function*() {
+      const url = yield* DatabaseUrl
+      yield* queryAt(url, "INSERT INTO users (id, username, discriminator) VALUES (1, 'owner', '0001') ON CONFLICT DO NOTHING")
+      yield* queryAt(url, "INSERT INTO channels (id, type, name) VALUES (900, 3, 'Group')")
+      yield* queryAt(url, "INSERT INTO dm_channels (channel_id, owner_id) VALUES (900, 1)")
+      yield* queryAt(url, "INSERT INTO dm_recipients (channel_id, user_id) VALUES (900, 1)")
+      const channel = (yield* DmChannel.client)("900")
+      const rename = (operationId: string, name: string) =>
+        channel.Write({ operationId, actorId: "1", now: Date.now(), command: { _tag: "UpdateGroup", patch: { name } } })
+      const refused = yield* Effect.flip(rename("9901", "x\u0000y"))
+      expect(refused).toMatchObject({ _tag: "BadRequest", code: "INVALID_FORM_BODY" })
+      assert.strictEqual(JSON.parse(yield* rename("9902", "Renamed")).name, "Renamed")
+      const rows = yield* queryAt(url, "SELECT name FROM channels WHERE id = 900")
       assert.deepStrictEqual(rows, [{ name: "Renamed" }])
     }))
 })
