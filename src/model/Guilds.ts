@@ -7,16 +7,28 @@ const NullableString = Schema.NullOr(Schema.String)
 const NullableSnowflake = Schema.NullOr(Schema.String)
 const Int32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))
 
+/**
+ * A role as clients read it. Beyond the production shape: `colors` (discord.js
+ * reads a role's colour only from it, and fails without it), `managed` and, for
+ * a bot's own role, `tags.bot_id`, as on Discord.
+ */
 export const GuildRoleResponse = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   color: Schema.Int,
+  colors: Schema.optional(Schema.Struct({
+    primary_color: Schema.Int,
+    secondary_color: Schema.NullOr(Schema.Int),
+    tertiary_color: Schema.NullOr(Schema.Int)
+  })),
   position: Schema.Int,
   hoist_position: Schema.optional(Schema.NullOr(Schema.Int)),
   permissions: Schema.String,
   hoist: Schema.Boolean,
+  managed: Schema.optional(Schema.Boolean),
   mentionable: Schema.Boolean,
-  unicode_emoji: Schema.optional(NullableString)
+  unicode_emoji: Schema.optional(NullableString),
+  tags: Schema.optional(Schema.Struct({ bot_id: Schema.String }))
 })
 export type GuildRoleResponse = typeof GuildRoleResponse.Type
 
