@@ -33,12 +33,12 @@ const RoleColors = Schema.Struct({
 
 /** What a role create and a role update both take, as both SDKs send them. */
 const roleSettings = {
-  color: Schema.optional(Color),
-  colors: Schema.optional(RoleColors),
-  permissions: Schema.optional(Permissions),
-  hoist: Schema.optional(Schema.Boolean),
+  color: Schema.optionalKey(Color),
+  colors: Schema.optionalKey(RoleColors),
+  permissions: Schema.optionalKey(Permissions),
+  hoist: Schema.optionalKey(Schema.Boolean),
   hoist_position: Schema.optional(Schema.NullOr(Position)),
-  mentionable: Schema.optional(Schema.Boolean),
+  mentionable: Schema.optionalKey(Schema.Boolean),
   unicode_emoji: Schema.optional(Schema.NullOr(BoundedText(1, 32)))
 }
 
@@ -51,7 +51,7 @@ export const GuildRoleCreateRequest = Schema.Struct({
 export type GuildRoleCreateRequest = typeof GuildRoleCreateRequest.Type
 
 export const GuildRoleUpdateRequest = Schema.Struct({
-  name: Schema.optional(RoleName),
+  name: Schema.optionalKey(RoleName),
   ...roleSettings
 })
 export type GuildRoleUpdateRequest = typeof GuildRoleUpdateRequest.Type

@@ -1,0 +1,85 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Exit, Schema } from "effect"
+import { HttpApi, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Api } from "../../src/http/Api.ts"
+import { fieldErrors } from "../../src/http/ErrorResponses.ts"
+
+/**
+ * Every PATCH body, field by field: `/openapi.json` says the field may be null
+ * exactly when the decoder takes null for it, and a null taken arrives as null.
+ * `Schema.optional(X)` broke both: its JSON codec reads null as "undefined",
+ * the document calls the field nullable, and the key reached the guild actor
+ * present but undefined (500). A field that may not be null is refused at the
+ * edge with 400 INVALID_FORM_BODY naming it.
+ */
+
+interface JsonSchema {
+  readonly type?: string | ReadonlyArray<string>
+  readonly anyOf?: ReadonlyArray<JsonSchema>
+  readonly properties?: Record<string, JsonSchema>
+  readonly items?: JsonSchema
+}
+
+const nullable = (schema: JsonSchema): boolean =>
+  schema.type === "null" || (Array.isArray(schema.type) && schema.type.includes("null")) ||
+  (schema.anyOf ?? []).some(nullable)
+
+/** A JSON body's schema (not a stream): it needs no services, as the server decodes every body with none. */
+const jsonBody = (schema: Schema.Top | HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>): schema is Schema.Codec<unknown, unknown> =>
+  !("~effect/http-api/HttpApiSchema/Stream" in schema)
+
+interface Body {
+  readonly route: string
+  readonly decoder: Schema.Codec<unknown, unknown>
+  readonly document: JsonSchema
+}
+
+const patchBodies = (): ReadonlyArray<Body> => {
+  const document = OpenApi.fromApi(Api)
+  const bodies: Array<Body> = []
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.method !== "PATCH") return
+      const payload = endpoint.payload.get("application/json")
+      const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
+      const requestBody: unknown = document.paths[path]?.patch?.requestBody
+      if (payload === undefined || payload.encoding._tag === "Stream" || requestBody === undefined) return
+      const schema = (requestBody as { content: { "application/json": { schema: JsonSchema } } }).content["application/json"].schema
+      for (const decoder of payload.schemas) {
+        if (jsonBody(decoder)) bodies.push({ route: `PATCH ${path}`, decoder: Schema.toCodecJson(decoder), document: schema })
+      }
+    }
+  })
+  return bodies
+}
+
+describe("PATCH bodies and null", () => {
+  it("each field takes null exactly when the document says so, and keeps it null", () => {
+    const bodies = patchBodies()
+    assert.isAbove(bodies.length, 20)
+    const wrong: Array<string> = []
+    for (const { route, decoder, document } of bodies) {
+      // An array body (positions) is checked on its items.
+      const inArray = document.properties === undefined && document.items !== undefined
+      const properties = (inArray ? document.items?.properties : document.properties) ?? {}
+      for (const [key, property] of Object.entries(properties)) {
+        const body = inArray ? [{ [key]: null }] : { [key]: null }
+        const exit = Schema.decodeUnknownExit(decoder)(body, { errors: "all" })
+        const at = inArray ? `0.${key}` : key
+        const refused = Exit.isFailure(exit) && Exit.findErrorOption(exit).pipe((e) =>
+          e._tag === "Some" && Schema.isSchemaError(e.value) && fieldErrors(e.value, "Payload").some((f) => f.path === at)
+        )
+        if (nullable(property) === refused) {
+          wrong.push(`${route} ${at}: documented ${nullable(property) ? "nullable" : "not nullable"}, null ${refused ? "refused" : "taken"}`)
+        }
+        if (Exit.isSuccess(exit)) {
+          const decoded: unknown = inArray ? (exit.value as ReadonlyArray<unknown>)[0] : exit.value
+          const value = (decoded as Record<string, unknown>)[key]
+          if (value !== null) wrong.push(`${route} ${at}: null taken as ${String(value)}`)
+        }
+      }
+    }
+    assert.deepStrictEqual(wrong, [])
+  })
+})
