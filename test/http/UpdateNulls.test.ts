@@ -5,7 +5,7 @@ import { Api } from "../../src/http/Api.ts"
 import { fieldErrors } from "../../src/http/ErrorResponses.ts"
 
 /**
- * Every PATCH body, field by field: `/openapi.json` says the field may be null
+ * Every PATCH and PUT body, field by field: `/openapi.json` says the field may be null
  * exactly when the decoder takes null for it, and a null taken arrives as null.
  * `Schema.optional(X)` broke both: its JSON codec reads null as "undefined",
  * the document calls the field nullable, and the key reached the guild actor
@@ -34,29 +34,29 @@ interface Body {
   readonly document: JsonSchema
 }
 
-const patchBodies = (): ReadonlyArray<Body> => {
+const updateBodies = (): ReadonlyArray<Body> => {
   const document = OpenApi.fromApi(Api)
   const bodies: Array<Body> = []
   HttpApi.reflect(Api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
-      if (endpoint.method !== "PATCH") return
+      if (endpoint.method !== "PATCH" && endpoint.method !== "PUT") return
       const payload = endpoint.payload.get("application/json")
       const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
-      const requestBody: unknown = document.paths[path]?.patch?.requestBody
+      const requestBody: unknown = document.paths[path]?.[endpoint.method === "PATCH" ? "patch" : "put"]?.requestBody
       if (payload === undefined || payload.encoding._tag === "Stream" || requestBody === undefined) return
       const schema = (requestBody as { content: { "application/json": { schema: JsonSchema } } }).content["application/json"].schema
       for (const decoder of payload.schemas) {
-        if (jsonBody(decoder)) bodies.push({ route: `PATCH ${path}`, decoder: Schema.toCodecJson(decoder), document: schema })
+        if (jsonBody(decoder)) bodies.push({ route: `${endpoint.method} ${path}`, decoder: Schema.toCodecJson(decoder), document: schema })
       }
     }
   })
   return bodies
 }
 
-describe("PATCH bodies and null", () => {
+describe("PATCH and PUT bodies and null", () => {
   it("each field takes null exactly when the document says so, and keeps it null", () => {
-    const bodies = patchBodies()
+    const bodies = updateBodies()
     assert.isAbove(bodies.length, 20)
     const wrong: Array<string> = []
     for (const { route, decoder, document } of bodies) {
