@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Exit, Schema } from "effect"
+import { Cause, Exit, Option, Schema } from "effect"
 import { HttpApi, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Api } from "../../src/http/Api.ts"
 import { fieldErrors } from "../../src/http/ErrorResponses.ts"
@@ -28,6 +28,14 @@ const nullable = (schema: JsonSchema): boolean =>
 const jsonBody = (schema: Schema.Top | HttpApiSchema.StreamUint8Array | HttpApiSchema.StreamNdjson<Schema.Top>): schema is Schema.Codec<unknown, unknown> =>
   !("~effect/http-api/HttpApiSchema/Stream" in schema)
 
+const decodeRequestBody = Schema.decodeUnknownOption(Schema.Struct({
+  content: Schema.Struct({ "application/json": Schema.Struct({ schema: Schema.Record(Schema.String, Schema.Unknown) }) })
+}))
+
+/** The JSON body's schema as `/openapi.json` documents it. */
+const documented = (requestBody: unknown): JsonSchema | undefined =>
+  Option.getOrUndefined(Option.map(decodeRequestBody(requestBody), (body) => body.content["application/json"].schema))
+
 interface Body {
   readonly route: string
   readonly decoder: Schema.Codec<unknown, unknown>
@@ -44,8 +52,9 @@ const updateBodies = (): ReadonlyArray<Body> => {
       const payload = endpoint.payload.get("application/json")
       const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
       const requestBody: unknown = document.paths[path]?.[endpoint.method === "PATCH" ? "patch" : "put"]?.requestBody
-      if (payload === undefined || payload.encoding._tag === "Stream" || requestBody === undefined) return
-      const schema = (requestBody as { content: { "application/json": { schema: JsonSchema } } }).content["application/json"].schema
+      if (payload === undefined || payload.encoding._tag === "Stream") return
+      const schema = documented(requestBody)
+      if (schema === undefined) return
       for (const decoder of payload.schemas) {
         if (jsonBody(decoder)) bodies.push({ route: `${endpoint.method} ${path}`, decoder: Schema.toCodecJson(decoder), document: schema })
       }
@@ -67,15 +76,15 @@ describe("PATCH and PUT bodies and null", () => {
         const body = inArray ? [{ [key]: null }] : { [key]: null }
         const exit = Schema.decodeUnknownExit(decoder)(body, { errors: "all" })
         const at = inArray ? `0.${key}` : key
-        const refused = Exit.isFailure(exit) && Exit.findErrorOption(exit).pipe((e) =>
-          e._tag === "Some" && Schema.isSchemaError(e.value) && fieldErrors(e.value, "Payload").some((f) => f.path === at)
+        const refused = Exit.isFailure(exit) && exit.cause.reasons.some((reason) =>
+          Cause.isFailReason(reason) && fieldErrors(reason.error, "Payload").some((f) => f.path === at)
         )
         if (nullable(property) === refused) {
           wrong.push(`${route} ${at}: documented ${nullable(property) ? "nullable" : "not nullable"}, null ${refused ? "refused" : "taken"}`)
         }
         if (Exit.isSuccess(exit)) {
-          const decoded: unknown = inArray ? (exit.value as ReadonlyArray<unknown>)[0] : exit.value
-          const value = (decoded as Record<string, unknown>)[key]
+          const item: unknown = inArray && Array.isArray(exit.value) ? exit.value[0] : exit.value
+          const value: unknown = typeof item === "object" && item !== null ? Reflect.get(item, key) : item
           if (value !== null) wrong.push(`${route} ${at}: null taken as ${String(value)}`)
         }
       }
