@@ -28,7 +28,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
   readonly existing: (guildIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** The stored result of an operation that already committed. */
   readonly operationResult: (operationId: string) => Effect.Effect<unknown>
-  readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void>
+  /** Fails with what Postgres said, so the actor can tell a refusal for good from an outage. */
+  readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void, SqlError.SqlError>
   /** The stored results of those of `operationIds` that committed already. */
   readonly operationResults: (operationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, unknown>>
   /** Writes' rows, audit entries and operation records, in order, in one transaction. */
@@ -87,7 +88,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
                      VALUES (${g.id}, ${member.user.id}, ${member.nick ?? null}, ${member.joined_at})`
         }
         yield* recordOperation(operationId, g.id, result)
-      }, sql.withTransaction, Effect.orDie)
+      }, sql.withTransaction)
 
       // A batch's rows, then all its audit entries and all its operation records in one
       // statement each: round trips, not rows, are what a batch costs. A batch of one kind of
