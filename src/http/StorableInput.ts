@@ -1,0 +1,137 @@
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse, type UrlParams } from "effect/http"
+import type { unhandled } from "effect/Types"
+import type { FieldError } from "../model/Errors.ts"
+import { invalidFormBody } from "./ErrorResponses.ts"
+
+/**
+ * Text this server can keep: Postgres `text` and `jsonb` refuse U+0000, and a
+ * lone surrogate has no UTF-8 form (the driver would silently replace it). Every
+ * string a request brings is checked here, once, before any handler sees it: a
+ * new endpoint cannot forget it, and no actor is handed a write that can never
+ * commit.
+ */
+export const isStorableText = (text: string): boolean => !text.includes("\u0000") && text.isWellFormed()
+
+const problem = "Text may not contain U+0000 or unpaired surrogates"
+const fieldError = (path: string): FieldError => ({ path, code: "INVALID_FORMAT", message: problem })
+
+/** A key as a path may name it: what cannot be stored cannot be echoed either. */
+const printable = (key: string) => key.replaceAll("\u0000", "\ufffd").toWellFormed()
+
+const join = (path: string, key: string | number) => (path === "" ? String(key) : `${path}.${key}`)
+
+/**
+ * The path (`a.b.0`, conventions.md's field path) of the first string or
+ * object key in a decoded JSON value that is not storable text.
+ */
+export const unstorablePath = (value: unknown, path = ""): string | undefined => {
+  if (typeof value === "string") return isStorableText(value) ? undefined : path === "" ? "root" : path
+  if (typeof value !== "object" || value === null) return undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorablePath(value[i], join(path, i))
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorableText(key)) return join(path, printable(key))
+    const found = unstorablePath(item, join(path, key))
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/**
+ * JSON text can only carry U+0000 or a surrogate as a `\u` escape: a raw NUL
+ * is refused by the parser, and UTF-8 decoding never yields a lone surrogate.
+ * So text without such an escape is decided by this one scan; text with one
+ * (or a lookalike such as `\\u0000`) is parsed and walked to be sure.
+ */
+const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89abcdefABCDEF])/
+
+/** The field errors of JSON text with unstorable strings; empty when it has none or is not JSON (its decoder says so). */
+export const unstorableInJson = (text: string): ReadonlyArray<FieldError> => {
+  if (!SUSPECT_ESCAPE.test(text)) return []
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return []
+  }
+  const path = unstorablePath(value)
+  return path === undefined ? [] : [fieldError(path)]
+}
+
+const unstorableInRecord = (record: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>) => {
+  for (const [key, value] of Object.entries(record)) {
+    if (!isStorableText(key)) return [fieldError(printable(key))]
+    if (value === undefined) continue
+    const values = typeof value === "string" ? [value] : value
+    if (!values.every(isStorableText)) return [fieldError(key)]
+  }
+  return []
+}
+
+const unstorableInForm = (form: UrlParams.UrlParams): ReadonlyArray<FieldError> => {
+  for (const [key, value] of form.params) {
+    if (!isStorableText(key)) return [fieldError(printable(key))]
+    // A parsed body holds plain strings; Redacted values are only ever built by our own code.
+    if (typeof value === "string" && !isStorableText(value)) return [fieldError(key)]
+  }
+  return []
+}
+
+const bodyKind = (request: HttpServerRequest.HttpServerRequest): "json" | "form" | undefined => {
+  if (request.method === "GET" || request.method === "HEAD") return undefined
+  // As the API's payload decoding does, a body without a content type is read as JSON.
+  const type = request.headers["content-type"]?.toLowerCase()
+  if (type === undefined || type.startsWith("application/json")) return "json"
+  if (type.startsWith("application/x-www-form-urlencoded")) return "form"
+  // Multipart bodies are streamed to their handlers; their JSON part goes through unstorableInJson.
+  return undefined
+}
+
+/**
+ * Field errors of the request's body. A body that cannot be read is left to
+ * the payload decoding, which answers for it (413, 400) after authentication,
+ * as before; the body is cached, so it is read once either way.
+ */
+const unstorableInBody = (request: HttpServerRequest.HttpServerRequest) => {
+  switch (bodyKind(request)) {
+    case "json":
+      return Effect.match(request.text, { onFailure: () => [], onSuccess: unstorableInJson })
+    case "form":
+      return Effect.match(request.urlParamsBody, { onFailure: () => [], onSuccess: unstorableInForm })
+    default:
+      return Effect.succeed([])
+  }
+}
+
+/**
+ * Refuses, with 400 `INVALID_FORM_BODY` naming the field, every API request
+ * whose path parameters, query string or body carry text that cannot be
+ * stored. Provided to the API's routes as a whole (Server.ts), so it sees each
+ * route's named path parameters. Cheap on the common path: a query string or
+ * body without a `%` or `\u` escape is decided by one scan.
+ */
+export const RefuseUnstorableInput = HttpRouter.middleware()((httpEffect): Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  unhandled,
+  HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
+> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const inUrl = request.url.includes("%")
+      ? Effect.flatMap(HttpRouter.RouteContext, (route) =>
+        Effect.map(HttpServerRequest.ParsedSearchParams, (query) => {
+          const inParams = unstorableInRecord(route.params)
+          return inParams.length > 0 ? inParams : unstorableInRecord(query)
+        }))
+      : Effect.succeed([])
+    return Effect.flatMap(inUrl, (errors) =>
+      errors.length > 0
+        ? Effect.succeed(invalidFormBody(errors))
+        : Effect.flatMap(unstorableInBody(request), (errors) =>
+          errors.length > 0 ? Effect.succeed(invalidFormBody(errors)) : httpEffect))
+  })).layer
