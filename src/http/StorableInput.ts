@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse, type UrlParams } from "effect/http"
 import type { unhandled } from "effect/Types"
+import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
 import type { FieldError } from "../model/Errors.ts"
 import { invalidFormBody } from "./ErrorResponses.ts"
 
@@ -83,6 +84,16 @@ const unstorableInForm = (form: UrlParams.UrlParams): ReadonlyArray<FieldError> 
   return []
 }
 
+/** The one header whose text is kept: the audit-log reason, URL-encoded by clients. */
+const unstorableInHeaders = (request: HttpServerRequest.HttpServerRequest): ReadonlyArray<FieldError> => {
+  const raw = request.headers[AUDIT_REASON_HEADER]
+  if (raw === undefined || !raw.includes("%")) return []
+  const reason = decodeAuditReason(raw)
+  return reason === null || isStorableText(reason)
+    ? []
+    : [{ path: AUDIT_REASON_HEADER, code: "INVALID_AUDIT_LOG_REASON", message: problem }]
+}
+
 const bodyKind = (request: HttpServerRequest.HttpServerRequest): "json" | "form" | undefined => {
   if (request.method === "GET" || request.method === "HEAD") return undefined
   // As the API's payload decoding does, a body without a content type is read as JSON.
@@ -111,8 +122,8 @@ const unstorableInBody = (request: HttpServerRequest.HttpServerRequest) => {
 
 /**
  * Refuses, with 400 `INVALID_FORM_BODY` naming the field, every API request
- * whose path parameters, query string or body carry text that cannot be
- * stored. Provided to the API's routes as a whole (Server.ts), so it sees each
+ * whose path parameters, query string, audit-log reason or body carry text
+ * that cannot be stored. Provided to the API's routes as a whole (Server.ts), so it sees each
  * route's named path parameters. Cheap on the common path: a query string or
  * body without a `%` or `\u` escape is decided by one scan.
  */
@@ -129,7 +140,8 @@ export const RefuseUnstorableInput = HttpRouter.middleware()((httpEffect): Effec
           return inParams.length > 0 ? inParams : unstorableInRecord(query)
         }))
       : Effect.succeed([])
-    return Effect.flatMap(inUrl, (errors) =>
+    const inHead = Effect.map(inUrl, (errors) => (errors.length > 0 ? errors : unstorableInHeaders(request)))
+    return Effect.flatMap(inHead, (errors) =>
       errors.length > 0
         ? Effect.succeed(invalidFormBody(errors))
         : Effect.flatMap(unstorableInBody(request), (errors) =>

@@ -62,6 +62,26 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("Text that
       assert.strictEqual(fine.status, 200, JSON.stringify(fine.body))
     }))
 
+  it.effect("refuses a URL-encoded U+0000 in the audit-log reason, which would be stored with the write", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const { token } = yield* api.register()
+      const { guildId } = yield* createGuild(token)
+      const refused = yield* api.request("PATCH", `/guilds/${guildId}`, {
+        token,
+        body: { name: "renamed" },
+        headers: { "x-audit-log-reason": "a%00b" }
+      })
+      expectError(refused, 400, "INVALID_FORM_BODY")
+      expect(refused.body).toMatchObject({ errors: [{ path: "x-audit-log-reason", code: "INVALID_AUDIT_LOG_REASON" }] })
+      const kept = yield* api.request("PATCH", `/guilds/${guildId}`, {
+        token,
+        body: { name: "renamed" },
+        headers: { "x-audit-log-reason": "caf%C3%A9" }
+      })
+      assert.strictEqual(kept.status, 200, JSON.stringify(kept.body))
+    }))
+
   it.effect("refuses U+0000 in form bodies, and malformed multipart with FAILED_TO_PARSE_MULTIPART_FORM_DATA", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
