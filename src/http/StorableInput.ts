@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse, type UrlParams } from "effect/http"
 import type { unhandled } from "effect/Types"
 import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
@@ -104,46 +104,53 @@ const bodyKind = (request: HttpServerRequest.HttpServerRequest): "json" | "form"
   return undefined
 }
 
+const utf8 = new TextDecoder()
+
 /**
  * Field errors of the request's body. A body that cannot be read is left to
  * the payload decoding, which answers for it (413, 400) after authentication,
- * as before; the body is cached, so it is read once either way.
+ * as before. The body is cached, so it is read once either way; JSON is
+ * searched for a `\u` as bytes, so the common body is not decoded twice.
  */
-const unstorableInBody = (request: HttpServerRequest.HttpServerRequest) => {
-  switch (bodyKind(request)) {
-    case "json":
-      return Effect.match(request.text, { onFailure: () => [], onSuccess: unstorableInJson })
-    case "form":
-      return Effect.match(request.urlParamsBody, { onFailure: () => [], onSuccess: unstorableInForm })
-    default:
-      return Effect.succeed([])
-  }
+const unstorableInBody = (request: HttpServerRequest.HttpServerRequest, kind: "json" | "form") =>
+  kind === "json"
+    ? Effect.match(request.arrayBuffer, {
+      onFailure: (): ReadonlyArray<FieldError> => [],
+      onSuccess: (bytes) => (Buffer.from(bytes).indexOf("\\u") === -1 ? [] : unstorableInJson(utf8.decode(bytes)))
+    })
+    : Effect.match(request.urlParamsBody, { onFailure: (): ReadonlyArray<FieldError> => [], onSuccess: unstorableInForm })
+
+const refuse = (errors: ReadonlyArray<FieldError>) => Effect.succeed(invalidFormBody(errors))
+
+/** Path parameters and query values: only a `%` escape can carry U+0000 or a lone surrogate into a URL. */
+const unstorableInUrl = (
+  context: Context.Context<HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams>
+) => {
+  const inParams = unstorableInRecord(Context.get(context, HttpRouter.RouteContext).params)
+  return inParams.length > 0 ? inParams : unstorableInRecord(Context.get(context, HttpServerRequest.ParsedSearchParams))
 }
 
 /**
  * Refuses, with 400 `INVALID_FORM_BODY` naming the field, every API request
  * whose path parameters, query string, audit-log reason or body carry text
  * that cannot be stored. Provided to the API's routes as a whole (Server.ts), so it sees each
- * route's named path parameters. Cheap on the common path: a query string or
- * body without a `%` or `\u` escape is decided by one scan.
+ * route's named path parameters. It runs on every request: a request with no
+ * `%` in its URL and no body is passed on after two string searches.
  */
 export const RefuseUnstorableInput = HttpRouter.middleware()((httpEffect): Effect.Effect<
   HttpServerResponse.HttpServerResponse,
   unhandled,
   HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
 > =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const inUrl = request.url.includes("%")
-      ? Effect.flatMap(HttpRouter.RouteContext, (route) =>
-        Effect.map(HttpServerRequest.ParsedSearchParams, (query) => {
-          const inParams = unstorableInRecord(route.params)
-          return inParams.length > 0 ? inParams : unstorableInRecord(query)
-        }))
-      : Effect.succeed([])
-    const inHead = Effect.map(inUrl, (errors) => (errors.length > 0 ? errors : unstorableInHeaders(request)))
-    return Effect.flatMap(inHead, (errors) =>
-      errors.length > 0
-        ? Effect.succeed(invalidFormBody(errors))
-        : Effect.flatMap(unstorableInBody(request), (errors) =>
-          errors.length > 0 ? Effect.succeed(invalidFormBody(errors)) : httpEffect))
+  Effect.contextWith((context: Context.Context<
+    HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
+  >) => {
+    const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+    const inUrl = request.url.includes("%") ? unstorableInUrl(context) : []
+    if (inUrl.length > 0) return refuse(inUrl)
+    const inHeaders = unstorableInHeaders(request)
+    if (inHeaders.length > 0) return refuse(inHeaders)
+    const kind = bodyKind(request)
+    if (kind === undefined) return httpEffect
+    return Effect.flatMap(unstorableInBody(request, kind), (errors) => (errors.length > 0 ? refuse(errors) : httpEffect))
   })).layer
