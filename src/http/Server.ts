@@ -9,7 +9,7 @@ import { AppConfig, type Settings } from "../platform/Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
-import { RefuseUnstorableInput } from "./StorableInput.ts"
+import { refuseUnstorableInput } from "./StorableInput.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
@@ -68,7 +68,7 @@ type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<s
  */
 const routes = (logRequests: boolean, handlers: Context.Context<Handlers>) =>
   Layer.mergeAll(
-    apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), RefuseUnstorableInput])),
+    apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), refuseUnstorableInput(Api)])),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
     requestMiddleware(logRequests)

@@ -1,5 +1,6 @@
-import { Context, Effect } from "effect"
-import { HttpRouter, HttpServerRequest, type HttpServerResponse, type UrlParams } from "effect/http"
+import { Context, Effect, type FileSystem, type Path, Scope } from "effect"
+import { HttpRouter, HttpServerRequest, type HttpServerResponse, Multipart, type UrlParams } from "effect/http"
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
 import type { unhandled } from "effect/Types"
 import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
 import type { FieldError } from "../model/Errors.ts"
@@ -94,13 +95,13 @@ const unstorableInHeaders = (request: HttpServerRequest.HttpServerRequest): Read
     : [{ path: AUDIT_REASON_HEADER, code: "INVALID_AUDIT_LOG_REASON", message: problem }]
 }
 
-const bodyKind = (request: HttpServerRequest.HttpServerRequest): "json" | "form" | undefined => {
+const bodyKind = (request: HttpServerRequest.HttpServerRequest): "json" | "form" | "multipart" | undefined => {
   if (request.method === "GET" || request.method === "HEAD") return undefined
   // As the API's payload decoding does, a body without a content type is read as JSON.
   const type = request.headers["content-type"]?.toLowerCase()
   if (type === undefined || type.startsWith("application/json")) return "json"
   if (type.startsWith("application/x-www-form-urlencoded")) return "form"
-  // Multipart bodies are streamed to their handlers; their JSON part goes through unstorableInJson.
+  if (type.startsWith("multipart/form-data")) return "multipart"
   return undefined
 }
 
@@ -120,6 +121,35 @@ const unstorableInBody = (request: HttpServerRequest.HttpServerRequest, kind: "j
     })
     : Effect.match(request.urlParamsBody, { onFailure: (): ReadonlyArray<FieldError> => [], onSuccess: unstorableInForm })
 
+const unstorableInParts = (parts: Multipart.Persisted): ReadonlyArray<FieldError> => {
+  for (const [key, value] of Object.entries(parts)) {
+    if (!isStorableText(key)) return [fieldError(printable(key))]
+    const texts = typeof value === "string" ? [value] : value.map((item) => (typeof item === "string" ? item : item.name))
+    if (!texts.every(isStorableText)) return [fieldError(key)]
+  }
+  return []
+}
+
+/**
+ * The routes whose multipart body the API reads whole before their handler
+ * runs (`HttpApiSchema.asMultipart`), by method and path, with the parser
+ * limits they declare. Their parts are read here (the request keeps what was
+ * read, so the API's decoding reads nothing again) and checked like any other
+ * body. A streamed multipart body (a message create) is read by its handler as
+ * it arrives; its JSON part, `payload_json`, goes through unstorableInJson.
+ */
+const bufferedMultipartRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) => {
+  const routes = new Map<string, Multipart.withLimits.Options | undefined>()
+  HttpApi.reflect(api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      const encoding = endpoint.payload.get("multipart/form-data")?.encoding
+      if (encoding?._tag === "Multipart" && encoding.mode === "buffered") routes.set(`${endpoint.method} ${endpoint.path}`, encoding.limits)
+    }
+  })
+  return routes
+}
+
 const refuse = (errors: ReadonlyArray<FieldError>) => Effect.succeed(invalidFormBody(errors))
 
 /** Path parameters and query values: only a `%` escape can carry U+0000 or a lone surrogate into a URL. */
@@ -131,26 +161,49 @@ const unstorableInUrl = (
 }
 
 /**
- * Refuses, with 400 `INVALID_FORM_BODY` naming the field, every API request
- * whose path parameters, query string, audit-log reason or body carry text
- * that cannot be stored. Provided to the API's routes as a whole (Server.ts), so it sees each
- * route's named path parameters. It runs on every request: a request with no
- * `%` in its URL and no body is passed on after two string searches.
+ * Refuses, with 400 `INVALID_FORM_BODY` naming the field, every request to a
+ * route of `api` whose path parameters, query string, audit-log reason or body
+ * carry text that cannot be stored. Provided to the API's routes as a whole
+ * (Server.ts), so it sees each route's named path parameters. It runs on every
+ * request: one with no `%` in its URL and no body is passed on after two
+ * string searches.
  */
-export const RefuseUnstorableInput = HttpRouter.middleware()((httpEffect): Effect.Effect<
-  HttpServerResponse.HttpServerResponse,
-  unhandled,
-  HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
-> =>
-  Effect.contextWith((context: Context.Context<
-    HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
-  >) => {
-    const request = Context.get(context, HttpServerRequest.HttpServerRequest)
-    const inUrl = request.url.includes("%") ? unstorableInUrl(context) : []
-    if (inUrl.length > 0) return refuse(inUrl)
-    const inHeaders = unstorableInHeaders(request)
-    if (inHeaders.length > 0) return refuse(inHeaders)
-    const kind = bodyKind(request)
-    if (kind === undefined) return httpEffect
-    return Effect.flatMap(unstorableInBody(request, kind), (errors) => (errors.length > 0 ? refuse(errors) : httpEffect))
-  })).layer
+export const refuseUnstorableInput = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) => {
+  const buffered = bufferedMultipartRoutes(api)
+  return HttpRouter.middleware()(Effect.map(Effect.context<FileSystem.FileSystem | Path.Path>(), (platform) =>
+    (httpEffect): Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      unhandled,
+      HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
+    > =>
+      Effect.contextWith((context: Context.Context<
+        HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext | HttpServerRequest.ParsedSearchParams
+      >) => {
+        const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+        const inUrl = request.url.includes("%") ? unstorableInUrl(context) : []
+        if (inUrl.length > 0) return refuse(inUrl)
+        const inHeaders = unstorableInHeaders(request)
+        if (inHeaders.length > 0) return refuse(inHeaders)
+        const kind = bodyKind(request)
+        if (kind === undefined) return httpEffect
+        if (kind !== "multipart") {
+          return Effect.flatMap(unstorableInBody(request, kind), (errors) => (errors.length > 0 ? refuse(errors) : httpEffect))
+        }
+        const route = Context.get(context, HttpRouter.RouteContext).route
+        const key = `${route.method} ${route.path}`
+        if (!buffered.has(key)) return httpEffect
+        const limits = buffered.get(key)
+        // The parts' files live as long as this scope: until the handler has answered.
+        return Effect.scopedWith((scope) => {
+          const services = Context.add(limits === undefined ? platform : Context.merge(platform, Multipart.limitsServices(limits)), Scope.Scope, scope)
+          return Effect.flatMap(
+            Effect.match(Effect.provideContext(request.multipart, services), {
+              onFailure: (): ReadonlyArray<FieldError> => [],
+              onSuccess: unstorableInParts
+            }),
+            (errors) => (errors.length > 0 ? refuse(errors) : httpEffect)
+          )
+        })
+      })
+  )).layer
+}

@@ -216,7 +216,8 @@ layer(TestApi.layer, { timeout: 600_000, excludeTestServices: true })("Hostile t
                   .map(([name, v]) => ({ name, value: String(v) }))
                 expectRefused(
                   yield* send(verb, url, { rawBody: multipartBody(parts), contentType: `multipart/form-data; boundary=${BOUNDARY}` }),
-                  detail
+                  detail,
+                  named
                 )
               }
             }

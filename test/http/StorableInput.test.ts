@@ -2,7 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createGuild } from "../support/Cast.ts"
 import { expectError, type Reply, TestApi } from "../support/Api.ts"
-import { multipartBody, payload, postMultipart } from "../messages/Multipart.ts"
+import { BOUNDARY, multipartBody, payload, postMultipart } from "../messages/Multipart.ts"
 
 /** A 400 INVALID_FORM_BODY whose one field error names `path`. */
 const expectRefused = (reply: Reply, path: string) => {
@@ -82,7 +82,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("Text that
       assert.strictEqual(kept.status, 200, JSON.stringify(kept.body))
     }))
 
-  it.effect("refuses U+0000 in form bodies, and malformed multipart with FAILED_TO_PARSE_MULTIPART_FORM_DATA", () =>
+  it.effect("refuses U+0000 in form and multipart bodies, and malformed multipart with FAILED_TO_PARSE_MULTIPART_FORM_DATA", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       expectRefused(yield* api.request("POST", "/oauth2/token", form("grant_type=refresh_token&refresh_token=a%00b")), "refresh_token")
@@ -100,10 +100,23 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("Text that
         const nulFilename = yield* Effect.promise(() =>
           fetch(`${api.baseUrl}${path}`, {
             method: "POST",
-            headers: { "content-type": "multipart/form-data; boundary=----guildhall-test-boundary-7f3a" },
+            headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
             body
           }))
-        assert.isBelow(nulFilename.status, 500, path)
+        assert.strictEqual(nulFilename.status, 400, path)
+        const nulField = yield* Effect.promise(async () => {
+          const response = await fetch(`${api.baseUrl}${path}`, {
+            method: "POST",
+            headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+            body: multipartBody([{ name: "grant_type", value: "refresh_token" }, { name: "refresh_token", value: "a\u0000b" }, {
+              name: "token",
+              value: "a\u0000b"
+            }])
+          })
+          return { status: response.status, headers: response.headers, body: await response.json() }
+        })
+        expectError(nulField, 400, "INVALID_FORM_BODY")
+        expect(nulField.body).toMatchObject({ errors: [{ code: "INVALID_FORMAT" }] })
       }
     }))
 
