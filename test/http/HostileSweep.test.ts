@@ -6,7 +6,7 @@ import { BOUNDARY, multipartBody } from "../messages/Multipart.ts"
 
 /**
  * Every operation of `/openapi.json`, sent with one string at a time (a path
- * parameter, a query value, a field of its body) replaced by text Postgres
+ * parameter, a query value, the audit-log reason, a field of its body) replaced by text Postgres
  * cannot store. Each must be refused with a 4xx and the error object, never a
  * 500 or an actor timeout, and the guild must keep answering afterwards.
  */
@@ -120,7 +120,7 @@ const faultOf = (reply: Reply, path?: string): string | undefined => {
 }
 
 layer(TestApi.layer, { timeout: 600_000, excludeTestServices: true })("Hostile text, every operation", (it) => {
-  it.effect("refuses U+0000 in every path parameter, query value and body string of every operation, and the guild keeps answering", () =>
+  it.effect("refuses U+0000 in every path parameter, query value, audit-log reason and body string of every operation, and the guild keeps answering", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const user = yield* api.register()
@@ -148,11 +148,16 @@ layer(TestApi.layer, { timeout: 600_000, excludeTestServices: true })("Hostile t
         const fault = faultOf(reply, path)
         if (fault !== undefined) faults.push(`${what}: ${fault}: ${String(JSON.stringify(reply.body)).slice(0, 160)}`)
       }
-      const send = (method: string, path: string, options: { body?: unknown; rawBody?: Buffer | string; contentType?: string } = {}) =>
+      const send = (method: string, path: string, options: {
+        body?: unknown
+        rawBody?: Buffer | string
+        contentType?: string
+        headers?: Record<string, string>
+      } = {}) =>
         Effect.gen(function*() {
           requests++
           const token = path.startsWith("/admin") ? `Admin ${api.adminKey}` : user.token
-          if (options.rawBody === undefined) return yield* api.request(method, path, { token, body: options.body })
+          if (options.rawBody === undefined) return yield* api.request(method, path, { token, body: options.body, headers: options.headers })
           const raw = options.rawBody
           return yield* Effect.promise(async (): Promise<Reply> => {
             const response = await fetch(api.baseUrl + path, {
@@ -177,6 +182,8 @@ layer(TestApi.layer, { timeout: 600_000, excludeTestServices: true })("Hostile t
           const parameters = operation.parameters ?? []
           const pathParams = parameters.filter((p) => p.in === "path")
           const queryParams = parameters.filter((p) => p.in === "query")
+          // Headers cannot carry U+0000, but the audit-log reason is URL-encoded and decoded before it is stored.
+          const headerParams = parameters.filter((p) => p.in === "header" && p.name === "x-audit-log-reason")
           const fill = (hostileParam?: string) =>
             template.replace(/\{([^}]+)\}/g, (_, name: string) =>
               name === hostileParam ? encodeURIComponent(HOSTILE) : encodeURIComponent(known[name] ?? "1"))
@@ -197,6 +204,12 @@ layer(TestApi.layer, { timeout: 600_000, excludeTestServices: true })("Hostile t
             expectRefused(yield* send(verb, fill() + query(param.name)), what(`query value ${param.name}`), param.name)
           }
           const url = fill() + query()
+          for (const param of headerParams) {
+            const body = operation.requestBody?.content["application/json"] === undefined
+              ? undefined
+              : exampleOf(doc, operation.requestBody.content["application/json"].schema)
+            expectRefused(yield* send(verb, url, { body, headers: { [param.name]: "a%00b" } }), what(`header ${param.name}`), param.name)
+          }
           for (const [contentType, { schema }] of Object.entries(operation.requestBody?.content ?? {})) {
             const valid = exampleOf(doc, schema)
             for (const path of stringPaths(valid)) {
