@@ -120,12 +120,19 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("Text that
       }
     }))
 
-  it.effect("refuses U+0000 in a multipart message's payload_json, naming the field inside it", () =>
+  it.effect("refuses U+0000 in a multipart message's payload_json, naming the field inside it, and a multipart message without a boundary", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const { token } = yield* api.register()
       const { channelId } = yield* createGuild(token)
       expectRefused(yield* postMultipart(token, channelId, [payload({ content: "a\u0000b" })]), "content")
+      const noBoundary = yield* api.request("POST", `/channels/${channelId}/messages`, {
+        token,
+        rawBody: "--x\r\ncontent-disposition: form-data; name=\"payload_json\"\r\n\r\n{}\r\n--x--\r\n",
+        headers: { "content-type": "multipart/form-data" }
+      })
+      expectError(noBoundary, 400, "INVALID_FORM_BODY")
+      expect(noBoundary.body).toMatchObject({ errors: [{ code: "FAILED_TO_PARSE_MULTIPART_FORM_DATA" }] })
       const fine = yield* postMultipart(token, channelId, [payload({ content: "ab" })])
       assert.strictEqual(fine.status, 200, JSON.stringify(fine.body))
     }))
