@@ -3,20 +3,16 @@ import { HttpRouter, HttpServerRequest, type HttpServerResponse, Multipart, type
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
 import type { unhandled } from "effect/Types"
 import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
+import { isStorableText, UNSTORABLE_TEXT } from "../model/Common.ts"
 import type { FieldError } from "../model/Errors.ts"
 import { invalidFormBody } from "./ErrorResponses.ts"
 
 /**
- * Text this server can keep: Postgres `text` and `jsonb` refuse U+0000, and a
- * lone surrogate has no UTF-8 form (the driver would silently replace it). Every
- * string a request brings is checked here, once, before any handler sees it: a
- * new endpoint cannot forget it, and no actor is handed a write that can never
- * commit.
+ * Every string a request brings is held to isStorableText here, once, before
+ * any handler sees it: a new endpoint cannot forget it, and no actor is handed
+ * a write that can never commit.
  */
-export const isStorableText = (text: string): boolean => !text.includes("\u0000") && text.isWellFormed()
-
-const problem = "Text may not contain U+0000 or unpaired surrogates"
-const fieldError = (path: string): FieldError => ({ path, code: "INVALID_FORMAT", message: problem })
+const fieldError = (path: string): FieldError => ({ path, code: "INVALID_FORMAT", message: UNSTORABLE_TEXT })
 
 /** A key as a path may name it: what cannot be stored cannot be echoed either. */
 const printable = (key: string) => key.replaceAll("\u0000", "\ufffd").toWellFormed()
@@ -92,7 +88,7 @@ const unstorableInHeaders = (request: HttpServerRequest.HttpServerRequest): Read
   const reason = decodeAuditReason(raw)
   return reason === null || isStorableText(reason)
     ? []
-    : [{ path: AUDIT_REASON_HEADER, code: "INVALID_AUDIT_LOG_REASON", message: problem }]
+    : [{ path: AUDIT_REASON_HEADER, code: "INVALID_AUDIT_LOG_REASON", message: UNSTORABLE_TEXT }]
 }
 
 const bodyKind = (request: HttpServerRequest.HttpServerRequest): "json" | "form" | "multipart" | undefined => {
