@@ -10,6 +10,7 @@ import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
 import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
+import { refuseUnstorableInput } from "./StorableInput.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
@@ -69,12 +70,13 @@ const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
 type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<string, string>>
 
 /**
- * Routes of the API, `/openapi.json` and `/docs`, behind the request middleware.
+ * Routes of the API, `/openapi.json` and `/docs`, behind the request middleware;
+ * the API's routes also behind the refusal of text that cannot be stored.
  * The handlers are given to the API's router alone: requests never look them up.
  */
 const routes = (settings: Settings, handlers: Context.Context<Handlers>) =>
   Layer.mergeAll(
-    apiRouter.pipe(Layer.provide(Layer.succeedContext(handlers))),
+    apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), refuseUnstorableInput(Api)])),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
     requestMiddleware(settings)
