@@ -27,4 +27,7 @@ RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
 EXPOSE 8080 34431
+# Exec form, no shell in between: node is PID 1 and gets the SIGTERM of `docker stop`
+# itself; it stops gracefully (the gateway says RECONNECT, the HTTP server drains).
+# Compose's commands (docker-compose.yml) are exec form for the same reason.
 CMD ["node", "src/main.ts"]

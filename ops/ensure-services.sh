@@ -2,7 +2,9 @@
 # Makes sure the services the test suite needs are up (runs as `pretest`):
 #   - Postgres on 127.0.0.1:5432, user `postgres` without a password (trust auth),
 #     with a database `test` (created here when missing);
-#   - Redis on 127.0.0.1:6379.
+#   - Redis on 127.0.0.1:6379;
+#   - Chromium at /usr/bin/chromium (Debian's package `chromium`), the browser the
+#     web-client test (test/http/Browser.test.ts) drives with playwright-core.
 # A service that does not answer is started when it is installed; when it is not
 # installed and we are root with apt-get, it is installed first. Otherwise the script
 # stops and says what is missing. It never skips silently.
@@ -11,6 +13,7 @@ set -euo pipefail
 
 readonly PG_HOST=127.0.0.1 PG_PORT=5432 PG_USER=postgres PG_DB=test PG_CLUSTER=main
 readonly REDIS_HOST=127.0.0.1 REDIS_PORT=6379
+readonly CHROMIUM=/usr/bin/chromium
 readonly WAIT_SECONDS=30
 readonly HBA_MARKER="# guildhall ops/ensure-services.sh: trust on loopback (local development and CI only)"
 
@@ -145,6 +148,11 @@ if ! $redis_running && ! have redis-server; then
   missing+=("Redis server (does not answer on $REDIS_HOST:$REDIS_PORT and is not installed): install it (Debian/Ubuntu: apt-get install redis-server) and run it on $REDIS_HOST:$REDIS_PORT, or start it in a container: docker run -d -p 127.0.0.1:6379:6379 redis:7")
 fi
 
+if [ ! -x "$CHROMIUM" ]; then
+  packages+=(chromium)
+  missing+=("Chromium at $CHROMIUM (the web-client test drives it with playwright-core): install Debian's package (apt-get install chromium)")
+fi
+
 if ((${#packages[@]} > 0)); then
   if ! can_apt; then
     die "the tests need services that are missing, and this script installs them only as root with apt-get:" "${missing[@]}"
@@ -191,4 +199,9 @@ wait_for redis_up ||
   die "Redis does not answer on $REDIS_HOST:$REDIS_PORT after ${WAIT_SECONDS}s." \
     "If something else holds port $REDIS_PORT, stop it; the log of a server started here is ${TMPDIR:-/tmp}/guildhall-redis.log."
 
-log "ok: Postgres on $PG_HOST:$PG_PORT (database $PG_DB), Redis on $REDIS_HOST:$REDIS_PORT"
+# --- 4. Chromium ----------------------------------------------------------------------
+[ -x "$CHROMIUM" ] ||
+  die "apt-get installed chromium, but there is no $CHROMIUM." \
+    "The browser test needs Debian's chromium at exactly that path."
+
+log "ok: Postgres on $PG_HOST:$PG_PORT (database $PG_DB), Redis on $REDIS_HOST:$REDIS_PORT, Chromium at $CHROMIUM"

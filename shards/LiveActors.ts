@@ -17,6 +17,12 @@ export interface LiveGuild {
   readonly memory: number
 }
 
+/** A gateway session of this process, as the stats see it: whose it is and the guilds it is in. */
+export interface LiveSession {
+  readonly userId: string
+  readonly guilds: ReadonlySet<string>
+}
+
 /**
  * The guild actors that hold state in this process. Actors add themselves
  * when they load, replace their entry after each committed change, and remove
@@ -27,15 +33,18 @@ export interface LiveGuild {
 export class LiveActors extends Context.Service<LiveActors, {
   readonly guilds: Map<GuildId, LiveGuild>
   readonly users: Set<string>
-  /** The ids of the gateway sessions this process holds (src/gateway/Registry.ts). */
-  readonly sessions: Set<string>
+  /** The DM channels whose actor lives here and holds a call in progress (shards/dm/Actor.ts). */
+  readonly calls: Set<string>
+  /** The gateway sessions this process holds, by id (src/gateway/Registry.ts). */
+  readonly sessions: Map<string, LiveSession>
   /** The users connected to this process who show as online, idle or dnd (src/gateway/Presence.ts). */
   readonly presences: Set<string>
 }>()("guildhall/LiveActors") {
   static readonly layer = Layer.sync(LiveActors, () => ({
     guilds: new Map<GuildId, LiveGuild>(),
     users: new Set<string>(),
-    sessions: new Set<string>(),
+    calls: new Set<string>(),
+    sessions: new Map<string, LiveSession>(),
     presences: new Set<string>()
   }))
 }

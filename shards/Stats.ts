@@ -15,7 +15,11 @@ export const ProcessSnapshot = Schema.Struct({
   users: Schema.Int,
   sessions: Schema.Int,
   presences: Schema.Int,
+  calls: Schema.Int,
+  /** Resident set size: everything the process holds. */
   memory: Schema.Int,
+  /** Of it, the JavaScript heap in use: where actors' state and sessions live. */
+  heap_used: Schema.Int,
   uptime_seconds: Schema.Int,
   heaviest: Schema.Array(Schema.Struct({
     guild_id: Schema.String,
@@ -28,26 +32,63 @@ export const ProcessSnapshot = Schema.Struct({
 export type ProcessSnapshot = typeof ProcessSnapshot.Type
 
 const decodeSnapshot = Schema.decodeUnknownEffect(Schema.fromJsonString(ProcessSnapshot))
+
+/** A guild's audience in the gateway: the sessions in it and, of their users, those who show as online. */
+export interface GuildAudience {
+  readonly sessions: number
+  readonly presences: number
+}
+const AudienceJson = Schema.fromJsonString(Schema.Tuple([Schema.Int, Schema.Int]))
+const encodeAudience = Schema.encodeSync(AudienceJson)
+const decodeAudience = Schema.decodeUnknownEffect(AudienceJson)
+
+/** This process's share of each guild's audience, for every guild it holds a session in (or only `guildIds`). */
+const audiencesOf = (live: LiveActors["Service"], guildIds?: ReadonlySet<string>): Map<string, GuildAudience> => {
+  const found = new Map<string, { sessions: number; online: Set<string> }>()
+  for (const session of live.sessions.values()) {
+    for (const guildId of session.guilds) {
+      if (guildIds !== undefined && !guildIds.has(guildId)) continue
+      let entry = found.get(guildId)
+      if (entry === undefined) found.set(guildId, entry = { sessions: 0, online: new Set() })
+      entry.sessions++
+      if (live.presences.has(session.userId)) entry.online.add(session.userId)
+    }
+  }
+  return new Map([...found].map(([id, { online, sessions }]) => [id, { sessions, presences: online.size }]))
+}
+
+const addAudience = (into: Map<string, GuildAudience>, guildId: string, audience: GuildAudience) => {
+  const before = into.get(guildId)
+  into.set(guildId, before === undefined ? audience : {
+    sessions: before.sessions + audience.sessions,
+    presences: before.presences + audience.presences
+  })
+}
 const HEAVIEST = 100
 const PUBLISH_EVERY = "2 seconds"
 const EXPIRES_MS = 10_000
 
-const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]): ProcessSnapshot => ({
-  process_id: processId,
-  role,
-  host: hostname(),
-  pid: process.pid,
-  guilds: live.guilds.size,
-  users: live.users.size,
-  sessions: live.sessions.size,
-  presences: live.presences.size,
-  memory: process.memoryUsage().rss,
-  uptime_seconds: Math.floor(process.uptime()),
-  heaviest: [...live.guilds.entries()]
-    .sort(([, a], [, b]) => b.memory - a.memory)
-    .slice(0, HEAVIEST)
-    .map(([id, g]) => ({ guild_id: id, guild_name: g.name, guild_icon: g.icon, memory: g.memory, member_count: g.memberCount }))
-})
+const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]): ProcessSnapshot => {
+  const { heapUsed, rss } = process.memoryUsage()
+  return {
+    process_id: processId,
+    role,
+    host: hostname(),
+    pid: process.pid,
+    guilds: live.guilds.size,
+    users: live.users.size,
+    sessions: live.sessions.size,
+    presences: live.presences.size,
+    calls: live.calls.size,
+    memory: rss,
+    heap_used: heapUsed,
+    uptime_seconds: Math.floor(process.uptime()),
+    heaviest: [...live.guilds.entries()]
+      .sort(([, a], [, b]) => b.memory - a.memory)
+      .slice(0, HEAVIEST)
+      .map(([id, g]) => ({ guild_id: id, guild_name: g.name, guild_icon: g.icon, memory: g.memory, member_count: g.memberCount }))
+  }
+}
 
 /**
  * Every live process's figures. Each process speaks only for itself: in
@@ -56,13 +97,21 @@ const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]
  */
 export class ClusterStats extends Context.Service<ClusterStats, {
   readonly all: Effect.Effect<ReadonlyArray<ProcessSnapshot>>
+  /**
+   * The gateway audience of each listed guild that has one, summed over the
+   * processes (a user connected to two API processes counts in each).
+   */
+  readonly audiences: (guildIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, GuildAudience>>
 }>()("guildhall/ClusterStats") {
   static readonly layerLocal = (role: string) =>
     Layer.effect(
       ClusterStats,
       Effect.map(LiveActors, (live) => {
         const processId = randomUUID()
-        return { all: Effect.sync(() => [snapshotOf(processId, role, live)]).pipe(Effect.withSpan("ClusterStats.all")) }
+        return {
+          all: Effect.sync(() => [snapshotOf(processId, role, live)]).pipe(Effect.withSpan("ClusterStats.all")),
+          audiences: (guildIds) => Effect.sync(() => audiencesOf(live, new Set(guildIds)))
+        }
       })
     )
 
@@ -77,22 +126,29 @@ export class ClusterStats extends Context.Service<ClusterStats, {
         // An index scored by expiry time names the live processes without scanning the keyspace.
         const index = `${redisKeyPrefix}stats`
         const key = (id: string) => `${redisKeyPrefix}stats:${id}`
+        // Per guild, the process's share of its audience, as a hash: a reader fetches only the guilds it lists.
+        const audienceKey = (id: string) => `${redisKeyPrefix}stats:${id}:audiences`
         const processId = randomUUID()
         if (publish) {
-          const write = Effect.promise(() =>
-            redis.multi()
+          const write = Effect.promise(() => {
+            const audiences = [...audiencesOf(live)].flatMap(([guildId, a]) => [guildId, encodeAudience([a.sessions, a.presences])])
+            const batch = redis.multi()
               .set(key(processId), JSON.stringify(snapshotOf(processId, role, live)), "PX", EXPIRES_MS)
-              .zadd(index, Date.now() + EXPIRES_MS, processId)
-              .exec()
-          )
+              .del(audienceKey(processId))
+            if (audiences.length > 0) batch.hset(audienceKey(processId), ...audiences).pexpire(audienceKey(processId), EXPIRES_MS)
+            return batch.zadd(index, Date.now() + EXPIRES_MS, processId).exec()
+          })
           yield* write.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(PUBLISH_EVERY)), Effect.forkScoped)
           yield* Effect.addFinalizer(() =>
-            Effect.promise(() => redis.multi().del(key(processId)).zrem(index, processId).exec()).pipe(Effect.ignore)
+            Effect.promise(() => redis.multi().del(key(processId), audienceKey(processId)).zrem(index, processId).exec()).pipe(Effect.ignore)
           )
         }
-        const all = Effect.gen(function*() {
+        const liveIds = Effect.gen(function*() {
           yield* Effect.promise(() => redis.zremrangebyscore(index, "-inf", Date.now()))
-          const ids = yield* Effect.promise(() => redis.zrange(index, 0, -1))
+          return yield* Effect.promise(() => redis.zrange(index, 0, -1))
+        })
+        const all = Effect.gen(function*() {
+          const ids = yield* liveIds
           if (ids.length === 0) return []
           const values = yield* Effect.promise(() => redis.mget(ids.map(key)))
           const snapshots: Array<ProcessSnapshot> = []
@@ -103,7 +159,24 @@ export class ClusterStats extends Context.Service<ClusterStats, {
           }
           return snapshots
         }).pipe(Effect.withSpan("ClusterStats.all"))
-        return { all }
+        const audiences = Effect.fn("ClusterStats.audiences")(function*(guildIds: ReadonlyArray<string>) {
+          const summed = new Map<string, GuildAudience>()
+          if (guildIds.length === 0) return summed
+          const ids = yield* liveIds
+          const shares = yield* Effect.forEach(ids, (id) => Effect.promise(() => redis.hmget(audienceKey(id), ...guildIds)), {
+            concurrency: "unbounded"
+          })
+          for (const share of shares) {
+            for (const [i, guildId] of guildIds.entries()) {
+              const value = share[i]
+              if (value === undefined || value === null) continue
+              const decoded = yield* decodeAudience(value).pipe(Effect.option)
+              if (decoded._tag === "Some") addAudience(summed, guildId, { sessions: decoded.value[0], presences: decoded.value[1] })
+            }
+          }
+          return summed
+        })
+        return { all, audiences }
       })
     )
 }

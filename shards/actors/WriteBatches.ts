@@ -1,6 +1,7 @@
 import { Cause, Data, Effect, Exit, Option, type Scope, type Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
-import { BadRequest } from "../../src/model/Errors.ts"
+import type { BadRequest } from "../../src/model/Errors.ts"
+import { permanentRefusal, refusalError } from "./Refusals.ts"
 
 /** What every actor knows of a write it commits: the caller fixed all of it, so a redelivery decides the same. */
 export interface CommittedWrite {
@@ -37,7 +38,7 @@ export interface Delivery<State, Context, Decision, E> {
   readonly decide: (state: State, context: Context) => Effect.Effect<Decision, E>
 }
 
-/** A write's answer: its reply, its refusal, CONFLICT when Postgres refused its rows, or the actor stopped. */
+/** A write's answer: its reply, its refusal, a 400 when Postgres refused its rows for good (Refusals.ts), or the actor stopped. */
 type Answer<E> = Exit.Exit<string, E | BadRequest | ActorStopped>
 
 interface Pending<State, Context, Decision, E> extends Delivery<State, Context, Decision, E> {
@@ -55,8 +56,6 @@ interface Pending<State, Context, Decision, E> extends Delivery<State, Context, 
  * operation id, through the actor's mailbox (which starts it again).
  */
 export class ActorStopped extends Data.TaggedError("ActorStopped") {}
-
-const conflict = () => new BadRequest({ code: "CONFLICT", message: "The change conflicts with what is stored" })
 
 const noResults: ReadonlyMap<string, unknown> = new Map()
 
@@ -166,11 +165,12 @@ export const makeWriteBatches = <State, Context, Decision extends DecidedState<S
         const { decided, next } = yield* decideAll(writes)
         const committed = decided.length === 0 ? Exit.void : yield* Effect.exit(actor.commit(decided))
         if (Exit.isFailure(committed)) {
-          const refused = Cause.findErrorOption(committed.cause)
-          // Alone, a write that Postgres refuses for good (a constraint) is answered so; anything
-          // else (the database away) fails the batch, and the engine delivers the write again.
-          if (writes.length > 1 || Option.isNone(refused) || refused.value.cause.isRetryable) return false
-          for (const { pending } of decided) answer(pending, Exit.fail(conflict()))
+          const failed = Cause.findErrorOption(committed.cause)
+          const refusal = Option.isSome(failed) ? permanentRefusal(failed.value) : undefined
+          // Alone, a write that Postgres refuses for good (a constraint, bad data) is answered so at
+          // once; anything else (the database away) fails the batch, and the engine delivers the write again.
+          if (writes.length > 1 || refusal === undefined) return false
+          for (const { pending } of decided) answer(pending, Exit.fail(refusalError(refusal)))
         } else if (decided.length > 0) {
           yield* actor.committed(next, decided)
           for (const { pending, decision } of decided) answer(pending, Exit.succeed(decision.reply))

@@ -3,6 +3,7 @@ import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
+import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
 import type { DmContext, DmError, DmEvent, Executed } from "./Definitions.ts"
 import { readOf, writeOf } from "./operations/index.ts"
@@ -23,6 +24,7 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const { entityId: channelId } = yield* Entity.CurrentAddress
       const repo = yield* DmRepo
       const events = yield* UserEvents
+      const live = yield* LiveActors
       const loading = Semaphore.makeUnsafe(1)
       let state: DmState | undefined
       let loaded = false
@@ -30,7 +32,10 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const track = (next: DmState | undefined) => {
         state = next
         loaded = true
+        if (next?.call === undefined) live.calls.delete(channelId)
+        else live.calls.add(channelId)
       }
+      yield* Effect.addFinalizer(() => Effect.sync(() => live.calls.delete(channelId)))
       // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
       const current: Effect.Effect<DmState | undefined> = Effect.suspend(() =>
         loaded

@@ -15,6 +15,7 @@ import { createGuild, type GuildState } from "./State.ts"
 import { viewFor } from "./Views.ts"
 import { type ActorStopped, type Delivery, makeWriteBatches } from "./WriteBatches.ts"
 import type { GuildError } from "./Definitions.ts"
+import { permanentRefusal, refusalError } from "../actors/Refusals.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 
@@ -115,7 +116,12 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
               now: new Date().toISOString()
             })
             const view = viewFor(next, payload.owner.id)
-            yield* repo.insertGuild(next, payload.operationId, view)
+            // A guild Postgres refuses for good (bad data) is answered 400, and the engine stores that
+            // as the message's final reply; only an outage dies, so the message is delivered again.
+            yield* repo.insertGuild(next, payload.operationId, view).pipe(Effect.catch((error) => {
+              const refusal = permanentRefusal(error)
+              return refusal === undefined ? Effect.die(error) : Effect.fail(refusalError(refusal))
+            }))
             track(next)
             // The user actor learns of the membership; Postgres already holds it if this is lost.
             yield* users(payload.owner.id).Joined({ guildId }).pipe(

@@ -24,9 +24,12 @@ export type CommittedWrite = Pick<WriteContext, "operationId" | "actorId" | "rea
 export class GuildRepo extends Context.Service<GuildRepo, {
   readonly load: (guildId: string) => Effect.Effect<GuildState | undefined>
   readonly exists: (guildId: string) => Effect.Effect<boolean>
+  /** Those of `guildIds` that name a guild, each once. */
+  readonly existing: (guildIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** The stored result of an operation that already committed. */
   readonly operationResult: (operationId: string) => Effect.Effect<unknown>
-  readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void>
+  /** Fails with what Postgres said, so the actor can tell a refusal for good from an outage. */
+  readonly insertGuild: (state: GuildState, operationId: string, result: unknown) => Effect.Effect<void, SqlError.SqlError>
   /** The stored results of those of `operationIds` that committed already. */
   readonly operationResults: (operationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, unknown>>
   /** Writes' rows, audit entries and operation records, in order, in one transaction. */
@@ -85,7 +88,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
                      VALUES (${g.id}, ${member.user.id}, ${member.nick ?? null}, ${member.joined_at})`
         }
         yield* recordOperation(operationId, g.id, result)
-      }, sql.withTransaction, Effect.orDie)
+      }, sql.withTransaction)
 
       // A batch's rows, then all its audit entries and all its operation records in one
       // statement each: round trips, not rows, are what a batch costs. A batch of one kind of
@@ -121,6 +124,13 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         load,
         exists: Effect.fn("GuildRepo.exists")((guildId) =>
           sql`SELECT 1 FROM guilds WHERE id = ${guildId}`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)),
+        existing: Effect.fn("GuildRepo.existing")((guildIds) =>
+          guildIds.length === 0
+            ? Effect.succeed([])
+            : sql<{ id: string }>`SELECT id FROM guilds WHERE id IN ${sql.in([...new Set(guildIds)])}`.pipe(
+              Effect.map((rows) => rows.map((row) => String(row.id))),
+              Effect.orDie
+            )),
         operationResult: Effect.fn("GuildRepo.operationResult")((operationId) =>
           sql<{ result: unknown }>`SELECT result FROM actor_operations WHERE operation_id = ${operationId}`.pipe(
             Effect.map((rows) => rows[0]?.result),

@@ -4,6 +4,8 @@ import { canView } from "./channels/ChannelPermissions.ts"
 import { guildPermissions, type GuildState } from "./State.ts"
 import { roleView } from "./roles/GuildRole.ts"
 import { channelView } from "./channels/GuildChannel.ts"
+import { emojiView, stickerView } from "./expressions/ExpressionKinds.ts"
+import { type GuildMember, memberView } from "./members/GuildMember.ts"
 import type { GuildRecord } from "./GuildRecord.ts"
 
 /**
@@ -92,4 +94,38 @@ export const renderView = (state: GuildState, userId: string): string => {
     byViewer.set(key, json)
   }
   return json
+}
+
+/** conventions.md, Limits: a guild is "large" from 250 members. */
+const LARGE_GUILD_MEMBERS = 250
+
+const expressionsRendered = new WeakMap<GuildState, string>()
+
+/** The guild's emojis and stickers as GUILD_CREATE carries them (as GUILD_EMOJIS_UPDATE does), once per state. */
+const expressionsJson = (state: GuildState): string => {
+  let json = expressionsRendered.get(state)
+  if (json === undefined) {
+    const emojis = JSON.stringify(Array.from(state.emojis.values(), emojiView))
+    const stickers = JSON.stringify(Array.from(state.stickers.values(), stickerView))
+    json = `"emojis":${emojis},"stickers":${stickers}`
+    expressionsRendered.set(state, json)
+  }
+  return json
+}
+
+/**
+ * The gateway's GUILD_CREATE of the guild for its member `userId`, as JSON:
+ * their view (`renderView`) and what the gateway adds, as Discord's gateway and
+ * the production service send it: `unavailable: false` (a guild READY listed as
+ * unavailable becomes available), when they joined, whether the guild is large,
+ * their own member (discord.js's `guild.members.me`, the permission checks of
+ * both SDKs), and the guild's emojis and stickers. Presences and voice states
+ * are the gateway's to add (src/gateway/Fanout.ts).
+ */
+export const renderGuildCreate = (state: GuildState, userId: string, member: GuildMember): string => {
+  const view = renderView(state, userId)
+  const own = JSON.stringify(memberView(member))
+  const large = state.members.size >= LARGE_GUILD_MEMBERS
+  return `${view.slice(0, -1)},"unavailable":false,"joined_at":${JSON.stringify(member.joined_at)},"large":${large},` +
+    `"members":[${own}],${expressionsJson(state)}}`
 }

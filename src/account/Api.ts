@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../auth/Sudo.ts"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import { UserPrivateResponse } from "../model/Users.ts"
@@ -75,61 +75,61 @@ export class AccountApi extends HttpApiGroup.make("account").add(
     payload: EmailChangeStartRequest,
     success: EmailChangeStartResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.start")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.start")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeVerifyOriginal", `${emailChange}/verify-original`, {
     payload: EmailChangeVerifyOriginalRequest,
     success: EmailChangeVerifyOriginalResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.verify-original")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.verify-original")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeResendOriginal", `${emailChange}/resend-original`, {
     payload: EmailChangeTicketRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.resend-original")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.resend-original")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeRequestNew", `${emailChange}/request-new`, {
     payload: EmailChangeRequestNewRequest,
     success: EmailChangeRequestNewResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.request-new")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.request-new")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeResendNew", `${emailChange}/resend-new`, {
     payload: EmailChangeTicketRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.resend-new")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.resend-new")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeVerifyNew", `${emailChange}/verify-new`, {
     payload: EmailChangeVerifyNewRequest,
     success: EmailTokenResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.verify-new")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.verify-new")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeBouncedRequestNew", `${emailChange}/bounced/request-new`, {
     payload: EmailChangeBouncedRequestNewRequest,
     success: EmailChangeRequestNewResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.bounced-request-new")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.bounced-request-new")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeBouncedResendNew", `${emailChange}/bounced/resend-new`, {
     payload: EmailChangeTicketRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.bounced-resend-new")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.bounced-resend-new")).middleware(RateLimit),
   HttpApiEndpoint.post("emailChangeBouncedVerifyNew", `${emailChange}/bounced/verify-new`, {
     payload: EmailChangeBouncedVerifyNewRequest,
     success: UserPrivateResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("email-change.bounced-verify-new")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("email-change.bounced-verify-new")).middleware(RateLimit),
   HttpApiEndpoint.post("passwordChangeStart", `${passwordChange}/start`, {
     payload: EmptyBodyRequest,
     success: PasswordChangeStartResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("password-change.start")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("password-change.start")).middleware(RateLimit),
   HttpApiEndpoint.post("passwordChangeResend", `${passwordChange}/resend`, {
     payload: PasswordChangeTicketRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("password-change.resend")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("password-change.resend")).middleware(RateLimit),
   HttpApiEndpoint.post("passwordChangeVerify", `${passwordChange}/verify`, {
     payload: PasswordChangeVerifyRequest,
     success: PasswordChangeVerifyResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("password-change.verify")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("password-change.verify")).middleware(RateLimit),
   HttpApiEndpoint.post("passwordChangeComplete", `${passwordChange}/complete`, {
     payload: PasswordChangeCompleteRequest,
     success: PasswordChangeCompleteResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("password-change.complete")).middleware(RateLimit)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("password-change.complete")).middleware(RateLimit)
 ).middleware(UserAuthentication) {}

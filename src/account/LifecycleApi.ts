@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { SudoVerificationRequest } from "../mfa/Schemas.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
@@ -12,9 +12,9 @@ export class AccountLifecycleApi extends HttpApiGroup.make("accountLifecycle").a
   HttpApiEndpoint.post("disable", "/users/@me/disable", {
     payload: SudoVerificationRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("disable")).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("disable")).middleware(RateLimit),
   HttpApiEndpoint.post("delete", "/users/@me/delete", {
     payload: SudoVerificationRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("delete")).middleware(RateLimit)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("delete")).middleware(RateLimit)
 ).middleware(UserAuthentication) {}

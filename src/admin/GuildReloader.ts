@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { controlChannel } from "../../shards/Control.ts"
 import { ClusterStats } from "../../shards/Stats.ts"
+import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
@@ -21,6 +22,10 @@ export const reloadInBatches = (actors: Actors["Service"], guildIds: ReadonlyArr
     { concurrency: BATCH, discard: true }
   ).pipe(Effect.forkDetach, Effect.asVoid)
 
+/** Reloads those of the listed guilds that exist (an id of none would start an actor for nothing); how many. */
+const reloadListed = (actors: Actors["Service"], guilds: GuildRepo["Service"], guildIds: ReadonlyArray<GuildId>) =>
+  Effect.flatMap(guilds.existing(guildIds), (ids) => Effect.as(reloadInBatches(actors, ids), ids.length))
+
 /**
  * `reload-all`: the listed guilds, or every live guild actor. Only the process
  * holding an actor knows it is live, so with an empty list each process is
@@ -33,10 +38,12 @@ export class GuildReloader extends Context.Service<GuildReloader, {
     GuildReloader,
     Effect.gen(function*() {
       const actors = yield* Actors
+      const guilds = yield* GuildRepo
       const live = yield* LiveActors
       return {
         reloadAll: Effect.fn("GuildReloader.reloadAll")((guildIds) => {
-          const ids = guildIds.length > 0 ? guildIds : [...live.guilds.keys()]
+          if (guildIds.length > 0) return reloadListed(actors, guilds, guildIds)
+          const ids = [...live.guilds.keys()]
           return Effect.as(reloadInBatches(actors, ids), ids.length)
         })
       }
@@ -47,12 +54,13 @@ export class GuildReloader extends Context.Service<GuildReloader, {
     GuildReloader,
     Effect.gen(function*() {
       const actors = yield* Actors
+      const guilds = yield* GuildRepo
       const redis = yield* RedisClient
       const stats = yield* ClusterStats
       const { redisKeyPrefix } = yield* AppConfig
       return {
         reloadAll: Effect.fn("GuildReloader.reloadAll")(function*(guildIds) {
-          if (guildIds.length > 0) return yield* Effect.as(reloadInBatches(actors, guildIds), guildIds.length)
+          if (guildIds.length > 0) return yield* reloadListed(actors, guilds, guildIds)
           const processes = yield* stats.all
           yield* Effect.promise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all"))
           return processes.reduce((n, p) => n + p.guilds, 0)

@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { totalmem } from "node:os"
 import { HttpApiBuilder } from "effect/http-api"
 import { ClusterStats } from "../../shards/Stats.ts"
 import { Actors } from "../guilds/Actors.ts"
@@ -107,14 +106,17 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
           const processes = yield* stats.all
           const sum = (pick: (p: (typeof processes)[number]) => number) => processes.reduce((n, p) => n + pick(p), 0)
           const memory = sum((p) => p.memory)
+          const heap = sum((p) => p.heap_used)
           return {
             status: processes.length > 0 ? "ok" : "degraded",
             sessions: sum((p) => p.sessions),
             guilds: sum((p) => p.guilds),
             presences: sum((p) => p.presences),
-            calls: 0,
-            memory: { total: memory, processes: memory, system: totalmem() },
+            calls: sum((p) => p.calls),
+            // As the production service splits its runtime's memory: the heaps of what runs, and the rest.
+            memory: { total: memory, processes: heap, system: memory - heap },
             process_count: processes.length,
+            // Required by the spec; nothing bounds the number of processes here, and 0 says so (README, Cluster).
             process_limit: 0,
             uptime_seconds: Math.max(0, ...processes.map((p) => p.uptime_seconds)),
             processes: processes.map(({ heaviest: _, ...rest }) => rest)
@@ -128,6 +130,13 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
             .flatMap((p) => p.heaviest)
             .sort((a, b) => b.memory - a.memory)
             .slice(0, payload.limit ?? 25)
-          return { guilds: heaviest.map((g) => ({ ...g, session_count: 0, presence_count: 0 })) }
+          const audiences = yield* stats.audiences(heaviest.map((g) => g.guild_id))
+          return {
+            guilds: heaviest.map((g) => ({
+              ...g,
+              session_count: audiences.get(g.guild_id)?.sessions ?? 0,
+              presence_count: audiences.get(g.guild_id)?.presences ?? 0
+            }))
+          }
         }))
   }))))

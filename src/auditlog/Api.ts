@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOrBot } from "../http/Authentication.ts"
 import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { UserPartialResponse } from "../model/Users.ts"
@@ -63,5 +63,5 @@ export class AuditLogApi extends HttpApiGroup.make("auditLog").add(
     query: AuditLogQuery,
     success: GuildAuditLogListResponse,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}

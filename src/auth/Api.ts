@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { UserPartialResponse } from "../model/Users.ts"
@@ -74,7 +74,7 @@ export class AuthApi extends HttpApiGroup.make("auth").add(
     success: AuthLoginResponse,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("login", 10, seconds(10))).middleware(RateLimit),
-  HttpApiEndpoint.post("logout", "/auth/logout", { error: ApiErrors })
+  HttpApiEndpoint.post("logout", "/auth/logout", { error: ApiErrors }).annotate(Credentials, userOnly)
     .annotate(RateLimitBucket, bucket("logout", 20, seconds(10)))
     .middleware(RateLimit)
     .middleware(UserAuthentication),
@@ -101,7 +101,7 @@ export class AuthApi extends HttpApiGroup.make("auth").add(
     payload: TokenRequest,
     error: ApiErrors
   }).annotate(RateLimitBucket, bucket("verify", 10, seconds(60))).middleware(RateLimit),
-  HttpApiEndpoint.post("verifyResend", "/auth/verify/resend", { error: ApiErrors })
+  HttpApiEndpoint.post("verifyResend", "/auth/verify/resend", { error: ApiErrors }).annotate(Credentials, userOnly)
     .annotate(RateLimitBucket, bucket("verify-resend", 3, seconds(300)))
     .middleware(RateLimit)
     .middleware(UserAuthentication),

@@ -10,7 +10,7 @@ import { Passwords } from "./Passwords.ts"
 
 /** The fields of a request that proves sudo mode: the password, or an MFA proof when MFA is on. */
 export const SudoFields = {
-  password: Schema.optional(Schema.String.check(Schema.isMaxLength(1024))),
+  password: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1024))),
   ...MfaProofFields
 }
 const SudoProof = Schema.Struct(SudoFields)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOrBot } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { GuildBanCreateRequest, GuildBanResponse } from "../model/Bans.ts"
 import { GuildPath, GuildUserPath } from "../http/Paths.ts"
@@ -11,11 +11,11 @@ export class BansApi extends HttpApiGroup.make("bans").add(
     params: GuildPath,
     success: Schema.Array(GuildBanResponse),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.put("ban", "/guilds/:guild_id/bans/:user_id", {
     params: GuildUserPath,
     payload: GuildBanCreateRequest,
     error: ApiErrors
-  }),
-  HttpApiEndpoint.delete("unban", "/guilds/:guild_id/bans/:user_id", { params: GuildUserPath, error: ApiErrors })
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.delete("unban", "/guilds/:guild_id/bans/:user_id", { params: GuildUserPath, error: ApiErrors }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}

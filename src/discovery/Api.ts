@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly, userOrBot } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import {
   DiscoveryApplicationPatchRequest,
@@ -19,29 +19,29 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery").add(
   HttpApiEndpoint.get("categories", "/discovery/categories", {
     success: Schema.Array(DiscoveryCategoryResponse),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   HttpApiEndpoint.get("search", "/discovery/guilds", {
     query: DiscoverySearchQuery,
     success: DiscoveryGuildListResponse,
     error: ApiErrors
-  }),
-  HttpApiEndpoint.post("join", "/discovery/guilds/:guild_id/join", { params: GuildPath, error: ApiErrors }),
+  }).annotate(Credentials, userOnly),
+  HttpApiEndpoint.post("join", "/discovery/guilds/:guild_id/join", { params: GuildPath, error: ApiErrors }).annotate(Credentials, userOnly),
   HttpApiEndpoint.get("status", "/guilds/:guild_id/discovery", {
     params: GuildPath,
     success: DiscoveryStatusResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.post("apply", "/guilds/:guild_id/discovery", {
     params: GuildPath,
     payload: DiscoveryApplicationRequest,
     success: DiscoveryApplicationResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.patch("amend", "/guilds/:guild_id/discovery", {
     params: GuildPath,
     payload: DiscoveryApplicationPatchRequest,
     success: DiscoveryApplicationResponse,
     error: ApiErrors
-  }),
-  HttpApiEndpoint.delete("withdraw", "/guilds/:guild_id/discovery", { params: GuildPath, error: ApiErrors })
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.delete("withdraw", "/guilds/:guild_id/discovery", { params: GuildPath, error: ApiErrors }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}

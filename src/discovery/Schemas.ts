@@ -16,10 +16,10 @@ export const DiscoveryApplicationRequest = Schema.Struct({
 export type DiscoveryApplicationRequest = typeof DiscoveryApplicationRequest.Type
 
 export const DiscoveryApplicationPatchRequest = Schema.Struct({
-  description: Schema.optional(Description),
-  category_type: Schema.optional(CategoryType),
-  primary_language: Schema.optional(BoundedText(2, 16)),
-  custom_tags: Schema.optional(Tags)
+  description: Schema.optionalKey(Description),
+  category_type: Schema.optionalKey(CategoryType),
+  primary_language: Schema.optionalKey(BoundedText(2, 16)),
+  custom_tags: Schema.optionalKey(Tags)
 })
 export type DiscoveryApplicationPatchRequest = typeof DiscoveryApplicationPatchRequest.Type
 

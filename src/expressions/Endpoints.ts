@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
 import { EmojiId, StickerId } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
+import { type AcceptedCredentials, Credentials } from "../http/Authentication.ts"
 import {
   GuildEmojiBulkCreateRequest,
   GuildEmojiBulkCreateResponse,
@@ -42,20 +43,24 @@ const kindRoutes = <
   readonly bulk: Bulk
   readonly withUser: WithUser
 }) =>
-<const Collection extends `/${string}`, const Params extends Schema.Struct.Fields>(collection: Collection, params: Params) => {
+<const Collection extends `/${string}`, const Params extends Schema.Struct.Fields>(
+  collection: Collection,
+  params: Params,
+  credentials: AcceptedCredentials
+) => {
   const item = `${collection}${kind.idSegment}` as const
   const itemParams = { ...params, ...kind.idParam }
   return [
-    HttpApiEndpoint.get(`list${kind.plural}`, collection, { params, success: Schema.Array(kind.withUser), error: ApiErrors }),
-    HttpApiEndpoint.post(`create${kind.singular}`, collection, { params, payload: kind.create, success: kind.one, error: ApiErrors }),
+    HttpApiEndpoint.get(`list${kind.plural}`, collection, { params, success: Schema.Array(kind.withUser), error: ApiErrors }).annotate(Credentials, credentials),
+    HttpApiEndpoint.post(`create${kind.singular}`, collection, { params, payload: kind.create, success: kind.one, error: ApiErrors }).annotate(Credentials, credentials),
     HttpApiEndpoint.post(`create${kind.plural}`, `${collection}/bulk`, {
       params,
       payload: kind.bulkCreate,
       success: kind.bulk,
       error: ApiErrors
-    }),
-    HttpApiEndpoint.patch(`update${kind.singular}`, item, { params: itemParams, payload: kind.update, success: kind.one, error: ApiErrors }),
-    HttpApiEndpoint.delete(`delete${kind.singular}`, item, { params: itemParams, error: ApiErrors })
+    }).annotate(Credentials, credentials),
+    HttpApiEndpoint.patch(`update${kind.singular}`, item, { params: itemParams, payload: kind.update, success: kind.one, error: ApiErrors }).annotate(Credentials, credentials),
+    HttpApiEndpoint.delete(`delete${kind.singular}`, item, { params: itemParams, error: ApiErrors }).annotate(Credentials, credentials)
   ] as const
 }
 

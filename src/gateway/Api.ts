@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOrBot } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 
 /** Where the WebSocket endpoint is served; `GET /gateway` and `/gateway/bot` hand out its URL. */
@@ -28,8 +28,8 @@ export const ConnectQuery = {
 }
 
 export class GatewayApi extends HttpApiGroup.make("gateway").add(
-  HttpApiEndpoint.get("gateway", "/gateway", { success: GatewayResponse, error: ApiErrors }).middleware(UserAuthentication),
-  HttpApiEndpoint.get("gatewayBot", "/gateway/bot", { success: GatewayBotResponse, error: ApiErrors })
+  HttpApiEndpoint.get("gateway", "/gateway", { success: GatewayResponse, error: ApiErrors }).annotate(Credentials, userOrBot).middleware(UserAuthentication),
+  HttpApiEndpoint.get("gatewayBot", "/gateway/bot", { success: GatewayBotResponse, error: ApiErrors }).annotate(Credentials, userOrBot)
     .middleware(UserAuthentication),
   HttpApiEndpoint.get("connect", SOCKET_PATH, { query: ConnectQuery, error: ApiErrors }).annotate(
     OpenApi.Description,

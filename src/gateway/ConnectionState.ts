@@ -12,7 +12,7 @@ import {
   type Payload,
   RATE_LIMIT
 } from "./Protocol.ts"
-import { ALL_INTENTS } from "./Intents.ts"
+import { sessionIntents } from "./Intents.ts"
 import { decodePresenceUpdate, type PresenceUpdate } from "./Presence.ts"
 import type { GatewayRegistry } from "./Registry.ts"
 import { type Closing, GatewaySession, type Link } from "./Session.ts"
@@ -66,7 +66,7 @@ export const makeConnectionState = (deps: ConnectionStateDeps, link: Link) => {
       const identity = yield* deps.authenticate(identify.value.token)
       if (identity === undefined) return yield* closing(Close.AUTHENTICATION_FAILED, "Authentication failed")
       const created = new GatewaySession(randomBytes(16).toString("hex"), identity.userId, link)
-      created.intents = identify.value.intents ?? ALL_INTENTS
+      created.intents = sessionIntents(identify.value.intents)
       // Attached before READY is sent: a connection dropped meanwhile still detaches it.
       session = created
       const failed = yield* deps.ready(created, identity, deps.resumeUrl).pipe(

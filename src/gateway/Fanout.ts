@@ -1,6 +1,6 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { admission } from "../../shards/guild/Audience.ts"
-import * as Reads from "../../shards/guild/Reads.ts"
+import { gatewayGuildCreate } from "../../shards/guild/operations/GatewayGuild.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { EventFeed, type FeedEvent } from "./Feed.ts"
 import { Intent, intentOfGuildEvent, wants } from "./Intents.ts"
@@ -16,7 +16,8 @@ const voiceStatesFor = (voices: VoiceStates["Service"], guildId: string, session
   wants(session.intents, Intent.GUILD_VOICE_STATES) ? voices.inGuild(guildId) : Effect.succeed(undefined)
 
 /**
- * GUILD_CREATE of the guild as the session's user sees it, with the members
+ * GUILD_CREATE of the guild as the session's user sees it (with their own
+ * member, emojis and stickers: Views.ts, `renderGuildCreate`), with the members
  * who show as online when the session asked for GUILD_PRESENCES and those in
  * voice when it asked for GUILD_VOICE_STATES; nothing when the guild cannot be read now.
  */
@@ -27,7 +28,7 @@ export const guildCreate = (
   guildId: GuildId,
   session: GatewaySession
 ) =>
-  actors.readGuild(guildId, Reads.view(session.userId), (guild) => guild.View({ userId: session.userId })).pipe(
+  actors.read(guildId, gatewayGuildCreate, {}, session.userId).pipe(
     Effect.flatMap((view) =>
       Effect.map(voiceStatesFor(voices, guildId, session), (voice): ReadonlyArray<Dispatch> => {
         const online = wants(session.intents, Intent.GUILD_PRESENCES) ? presences.inGuild(guildId, session.userId) : []

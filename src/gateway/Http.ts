@@ -7,7 +7,8 @@ import { resolveToken } from "../http/AuthenticationLive.ts"
 import { BotTokens } from "../oauth2/BotTokens.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { Api } from "../http/Api.ts"
-import { BadRequest } from "../model/Errors.ts"
+import { BadRequest, Forbidden } from "../model/Errors.ts"
+import { originAllowed } from "../http/Cors.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { MessageVisibility } from "../messages/Visibility.ts"
 import { SOCKET_PATH } from "./Api.ts"
@@ -32,6 +33,16 @@ export const GatewayHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "
     const presences = yield* Presences
     const requestMembers = yield* makeMemberRequests
     const voiceStates = yield* VoiceStates
+    const allowedOrigin = originAllowed(settings.corsOrigins)
+    /**
+     * A browser always names the page's origin in the upgrade, and a WebSocket is
+     * not subject to CORS: without this check any site could open the gateway
+     * with a token it got hold of. Bots and SDKs send no `Origin`.
+     */
+    const fromAllowedPage = (request: HttpServerRequest.HttpServerRequest) => {
+      const origin = request.headers.origin
+      return origin === undefined || allowedOrigin(origin)
+    }
 
     /** The configured URL, else ws:// on the host the client reached us by. */
     const socketUrl = (request: HttpServerRequest.HttpServerRequest) =>
@@ -57,7 +68,9 @@ export const GatewayHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "
       .handle("gatewayBot", ({ request }) =>
         Effect.succeed({ url: socketUrl(request), shards: 1, session_start_limit: SESSION_START_LIMIT }))
       .handle("connect", ({ query, request }) =>
-        request.headers.upgrade?.toLowerCase() === "websocket"
+        !fromAllowedPage(request)
+          ? Effect.fail(new Forbidden({ code: "FORBIDDEN", message: "This origin may not open the gateway (CORS_ORIGINS)" }))
+          : request.headers.upgrade?.toLowerCase() === "websocket"
           ? serveConnection(request, query, deps, socketUrl(request)).pipe(
             Effect.catchCause((cause) => Effect.logDebug("gateway: connection failed", cause)),
             Effect.as(HttpServerResponse.empty())

@@ -17,6 +17,13 @@ export const Intent = {
 /** A session that sent no intents (user clients do not) hears everything. */
 export const ALL_INTENTS = -1
 
+/**
+ * The intents a session filters by, from what IDENTIFY sent. The production
+ * gateway has no intents: its SDKs send 0 (or nothing) and hear every event
+ * they may see, so 0 means all here too; Discord clients send the bits they want.
+ */
+export const sessionIntents = (sent: number | undefined): number => (sent === undefined || sent === 0 ? ALL_INTENTS : sent)
+
 const GUILD_EVENT_INTENTS: ReadonlyMap<string, number> = new Map([
   ...["GUILD_UPDATE", "GUILD_ROLE_CREATE", "GUILD_ROLE_UPDATE", "GUILD_ROLE_DELETE", "CHANNEL_CREATE", "CHANNEL_UPDATE",
     "CHANNEL_DELETE", "CHANNEL_PINS_UPDATE"].map((t) => [t, Intent.GUILDS] as const),

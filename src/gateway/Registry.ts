@@ -69,7 +69,7 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
         })
       const open = Effect.fn("GatewayRegistry.open")((session: GatewaySession) => {
         sessions.set(session.id, session)
-        live.sessions.add(session.id)
+        live.sessions.set(session.id, session)
         return addTo(byUser, session.userId, session) ? feed.watchUser(session.userId) : Effect.void
       })
       const close = Effect.fn("GatewayRegistry.close")((session: GatewaySession) => {

@@ -1,6 +1,7 @@
 import { Cause, Effect, Schema } from "effect"
-import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerError, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import { isPlatformError } from "effect/PlatformError"
 import * as SchemaIssue from "effect/SchemaIssue"
 import type { FieldError } from "../model/Errors.ts"
 
@@ -29,10 +30,35 @@ export const invalidFormBody = (errors: ReadonlyArray<FieldError>) =>
 
 export const notFound = () => errorBody(404, "GENERAL_ERROR", "404: Not Found")
 
+const unparsableMultipart = () =>
+  invalidFormBody([{ path: "root", code: "FAILED_TO_PARSE_MULTIPART_FORM_DATA", message: "The multipart body could not be parsed" }])
+
+/**
+ * A multipart body the API's own decoding could not read (it dies with the
+ * parser's error): too large is 413; malformed, or naming a file the parser
+ * cannot write (a U+0000 in its name), is the client's 400. A store that
+ * failed otherwise stays a 500.
+ */
+const fromMultipartError = (error: Multipart.MultipartError) => {
+  const cause = error.reason.cause
+  switch (error.reason._tag) {
+    case "FileTooLarge":
+    case "FieldTooLarge":
+    case "BodyTooLarge":
+    case "TooManyParts":
+      return errorBody(413, "PAYLOAD_TOO_LARGE", "Request body is too large")
+    case "Parse":
+      return unparsableMultipart()
+    case "InternalError":
+      return isPlatformError(cause) && cause.reason._tag === "BadArgument" ? unparsableMultipart() : undefined
+  }
+}
+
 const fromDefect = (defect: unknown): HttpServerResponse.HttpServerResponse | undefined => {
   if (HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders") {
     return invalidFormBody(fieldErrors(defect.cause, defect.kind))
   }
+  if (Multipart.isMultipartError(defect)) return fromMultipartError(defect)
   if (HttpApiError.HttpApiPayloadTooLarge.is(defect)) return errorBody(413, "PAYLOAD_TOO_LARGE", "Request body is too large")
   const reason = HttpServerError.isHttpServerError(defect) ? defect.reason : defect
   if (reason instanceof HttpServerError.RequestParseError) {

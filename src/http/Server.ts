@@ -9,6 +9,8 @@ import { AppConfig, type Settings } from "../platform/Config.ts"
 import { Api } from "./Api.ts"
 import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
+import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
+import { refuseUnstorableInput } from "./StorableInput.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
@@ -17,15 +19,19 @@ export const MAX_BODY = ByteSize.megabytes(1)
 const processTag = randomBytes(3).toString("hex")
 let requestCounter = 0
 
-/**
- * Runs around every request, routed or not: serves `/v1/...` as `/...`,
- * caps the body size, tags the response with a request id and turns
- * everything that escaped into the error object.
- */
 const isVersioned = (url: string) => url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?")
 
-const requestMiddleware = (logRequests: boolean) =>
-  HttpRouter.middleware<{ handles: unknown }>()((httpEffect): Effect.Effect<
+/**
+ * Runs around every request, routed or not: serves `/v1/...` as `/...`,
+ * answers CORS preflights and marks answers for browser pages of allowed origins,
+ * caps the body size, tags the response with a request id and the headers of
+ * every answer (security, Vary), and turns everything that escaped into the error object.
+ */
+const requestMiddleware = (settings: Settings) => {
+  const { logRequests } = settings
+  const cors = corsFor(settings)
+  const everyAnswerHeaders = everyAnswerHeadersFor(settings)
+  return HttpRouter.middleware<{ handles: unknown }>()((httpEffect): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     unhandled,
     HttpServerRequest.HttpServerRequest
@@ -33,9 +39,12 @@ const requestMiddleware = (logRequests: boolean) =>
     // Combinators rather than a generator: this runs on every request.
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
-      const routed = isVersioned(request.url)
-        ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: request.url.slice(3) || "/" }))
-        : httpEffect
+      const routed = cors(
+        request,
+        isVersioned(request.url)
+          ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: request.url.slice(3) || "/" }))
+          : httpEffect
+      )
       // GET and HEAD routes read no body; not adding the cap spares a copy of the context.
       const capped = request.method === "GET" || request.method === "HEAD"
         ? routed
@@ -43,10 +52,9 @@ const requestMiddleware = (logRequests: boolean) =>
       const answered = capped.pipe(
         Effect.catchCause((cause) => toErrorResponse(cause, requestId)),
         Effect.map((response) =>
-          HttpServerResponse.setHeader(
+          HttpServerResponse.setHeaders(
             response.status === 415 ? unsupportedMediaType(request) : response,
-            "x-request-id",
-            requestId
+            { ...everyAnswerHeaders, "x-request-id": requestId }
           )
         )
       )
@@ -54,6 +62,7 @@ const requestMiddleware = (logRequests: boolean) =>
         ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId }))
         : answered
     }), { global: true })
+}
 
 const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
 
@@ -61,15 +70,16 @@ const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
 type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<string, string>>
 
 /**
- * Routes of the API, `/openapi.json` and `/docs`, behind the request middleware.
+ * Routes of the API, `/openapi.json` and `/docs`, behind the request middleware;
+ * the API's routes also behind the refusal of text that cannot be stored.
  * The handlers are given to the API's router alone: requests never look them up.
  */
-const routes = (logRequests: boolean, handlers: Context.Context<Handlers>) =>
+const routes = (settings: Settings, handlers: Context.Context<Handlers>) =>
   Layer.mergeAll(
-    apiRouter.pipe(Layer.provide(Layer.succeedContext(handlers))),
+    apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), refuseUnstorableInput(Api)])),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
-    requestMiddleware(logRequests)
+    requestMiddleware(settings)
   )
 
 /**
@@ -78,7 +88,7 @@ const routes = (logRequests: boolean, handlers: Context.Context<Handlers>) =>
  * credential id, named in the path, is up to 1023 bytes (1364 in base64url).
  */
 const server = (settings: Settings, handlers: Context.Context<Handlers>) =>
-  HttpRouter.serve(routes(settings.logRequests, handlers), {
+  HttpRouter.serve(routes(settings, handlers), {
     disableLogger: true,
     routerConfig: { ignoreTrailingSlash: false, maxParamLength: 2048 }
   }).pipe(Layer.provide(NodeHttpServer.layer(createServer, {

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly, userOrBot } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { PackInviteResponse } from "../packs/Schemas.ts"
 import { ChannelInviteCreateRequest, GuildInviteMetadataResponse, GuildInviteResponse } from "../model/Invites.ts"
@@ -19,20 +19,20 @@ export class InvitesApi extends HttpApiGroup.make("invites").add(
     params: ChannelPath,
     success: Schema.Array(GuildInviteMetadataResponse),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.post("create", "/channels/:channel_id/invites", {
     params: ChannelPath,
     payload: ChannelInviteCreateRequest,
     success: GuildInviteMetadataResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.get("guildList", "/guilds/:guild_id/invites", {
     params: GuildPath,
     success: Schema.Array(GuildInviteMetadataResponse),
     error: ApiErrors
-  }),
-  HttpApiEndpoint.post("join", "/invites/:invite_code", { params: codePath, success: InviteResponse, error: ApiErrors }),
-  HttpApiEndpoint.delete("delete", "/invites/:invite_code", { params: codePath, error: ApiErrors })
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.post("join", "/invites/:invite_code", { params: codePath, success: InviteResponse, error: ApiErrors }).annotate(Credentials, userOnly),
+  HttpApiEndpoint.delete("delete", "/invites/:invite_code", { params: codePath, error: ApiErrors }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}
 
 /** GET /invites/{code} needs no session: it is what a link preview shows. */

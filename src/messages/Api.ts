@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly, userOrBot } from "../http/Authentication.ts"
 import { AttachmentId, Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
@@ -44,39 +44,39 @@ export class MessagesApi extends HttpApiGroup.make("messages").add(
     },
     success: Schema.Array(MessageResponse),
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("list", 100, 10)).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, bucket("list", 100, 10)).middleware(RateLimit),
   HttpApiEndpoint.post("create", "/channels/:channel_id/messages", {
     params: ChannelPath,
     payload: [MessageCreateRequest, MessageUpload],
     success: MessageResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("create", 20, 10)).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, bucket("create", 20, 10)).middleware(RateLimit),
   HttpApiEndpoint.get("get", "/channels/:channel_id/messages/:message_id", {
     params: MessagePath,
     success: MessageResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.patch("edit", "/channels/:channel_id/messages/:message_id", {
     params: MessagePath,
     payload: MessageUpdateRequest,
     success: MessageResponse,
     error: ApiErrors
-  }),
-  HttpApiEndpoint.delete("delete", "/channels/:channel_id/messages/:message_id", { params: MessagePath, error: ApiErrors }),
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.delete("delete", "/channels/:channel_id/messages/:message_id", { params: MessagePath, error: ApiErrors }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.delete("deleteAttachment", "/channels/:channel_id/messages/:message_id/attachments/:attachment_id", {
     params: { ...MessagePath, attachment_id: AttachmentId },
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.post("bulkDelete", "/channels/:channel_id/messages/bulk-delete", {
     params: ChannelPath,
     payload: BulkDeleteMessagesRequest,
     error: ApiErrors
-  }),
-  HttpApiEndpoint.post("typing", "/channels/:channel_id/typing", { params: ChannelPath, error: ApiErrors })
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.post("typing", "/channels/:channel_id/typing", { params: ChannelPath, error: ApiErrors }).annotate(Credentials, userOrBot)
     .annotate(RateLimitBucket, bucket("typing", 20, 10)).middleware(RateLimit),
   HttpApiEndpoint.post("ack", "/channels/:channel_id/messages/:message_id/ack", {
     params: MessagePath,
     payload: MessageAckRequest,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOnly)
 ).middleware(UserAuthentication) {}

@@ -46,11 +46,11 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
           ORDER BY guild_id LIMIT 1`
         const guildId = first[0]?.guild_id
         if (guildId === undefined) return undefined
-        const rows = yield* sql<{ channel_id: string; id: string }>`
-          SELECT channel_id::text AS channel_id, id::text AS id FROM messages
+        const rows = yield* sql<{ channel_id: string; id: string; content: string }>`
+          SELECT channel_id::text AS channel_id, id::text AS id, content FROM messages
           WHERE author_id = ${authorId} AND guild_id = ${guildId} AND id <= ${cutoffId}
           ORDER BY id LIMIT ${limit}`
-        return { guildId, messages: rows.map((r) => ({ channelId: r.channel_id, id: r.id })) }
+        return { guildId, messages: rows.map((r) => ({ channelId: r.channel_id, id: r.id, content: r.content })) }
       }, Effect.orDie)
 
       const count = Effect.fn("AuthorMessagesRepo.count")((authorId: string, cutoffId: string) =>

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AuthTokenWithUserIdResponse } from "../auth/Api.ts"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import {
@@ -74,57 +74,57 @@ export class MfaApi extends HttpApiGroup.make("mfa").add(
     payload: EnableMfaTotpRequest,
     success: MfaBackupCodesResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("totp-enable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("totp-enable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("totpDisable", `${mfa}/totp/disable`, {
     payload: DisableTotpRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("totp-disable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("totp-disable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("backupCodes", `${mfa}/backup-codes`, {
     payload: MfaBackupCodesRequest,
     success: MfaBackupCodesResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("backup-codes", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("backup-codes", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("smsEnable", `${mfa}/sms/enable`, {
     payload: SudoVerificationRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("sms-enable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("sms-enable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("smsDisable", `${mfa}/sms/disable`, {
     payload: SudoVerificationRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("sms-disable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("sms-disable", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.get("webauthnCredentials", `${mfa}/webauthn/credentials`, {
     success: Schema.Array(WebAuthnCredentialResponse),
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("webauthn-list", 40, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("webauthn-list", 40, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("webauthnRegistrationOptions", `${mfa}/webauthn/credentials/registration-options`, {
     payload: SudoVerificationRequest,
     success: WebAuthnOptionsResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("webauthn-registration-options", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("webauthn-registration-options", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("webauthnRegister", `${mfa}/webauthn/credentials`, {
     payload: WebAuthnRegisterRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("webauthn-register", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("webauthn-register", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.patch("webauthnRename", credential, {
     params: CredentialIdParam,
     payload: WebAuthnCredentialUpdateRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("webauthn-update", 20, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("webauthn-update", 20, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.delete("webauthnDelete", credential, {
     params: CredentialIdParam,
     payload: SudoVerificationRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("webauthn-delete", 20, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("webauthn-delete", 20, 60)).middleware(RateLimit).middleware(UserAuthentication),
   // Ways to prove sudo mode with MFA (src/auth/Sudo.ts checks the proofs).
   HttpApiEndpoint.get("sudoMfaMethods", "/users/@me/sudo/mfa-methods", {
     success: SudoMfaMethodsResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("sudo-mfa-methods", 40, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("sudo-mfa-methods", 40, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("sudoSmsSend", "/users/@me/sudo/mfa/sms/send", {
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("sudo-sms-send", 5, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("sudo-sms-send", 5, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("sudoWebAuthnOptions", "/users/@me/sudo/webauthn/authentication-options", {
     success: WebAuthnOptionsResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("sudo-webauthn-options", 20, 60)).middleware(RateLimit).middleware(UserAuthentication)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("sudo-webauthn-options", 20, 60)).middleware(RateLimit).middleware(UserAuthentication)
 ) {}

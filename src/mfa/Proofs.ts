@@ -2,9 +2,9 @@ import { Context, Effect, Layer, Schema } from "effect"
 
 /** The MFA fields a request may carry to prove it is the account holder (sudo mode, guild deletion). */
 export const MfaProofFields = {
-  mfa_method: Schema.optional(Schema.Literals(["totp", "sms", "webauthn"])),
-  mfa_code: Schema.optional(Schema.String.check(Schema.isMaxLength(64))),
-  webauthn_challenge: Schema.optional(Schema.String.check(Schema.isMaxLength(1024))),
+  mfa_method: Schema.optionalKey(Schema.Literals(["totp", "sms", "webauthn"])),
+  mfa_code: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
+  webauthn_challenge: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1024))),
   webauthn_response: Schema.optional(Schema.Unknown)
 }
 const MfaProof = Schema.Struct(MfaProofFields)

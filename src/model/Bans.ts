@@ -6,9 +6,9 @@ import { UserPartialResponse } from "./Users.ts"
 export const MAX_BAN_REASON = 512
 
 export const GuildBanCreateRequest = Schema.Struct({
-  delete_message_days: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 }))),
+  delete_message_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 }))),
   reason: Schema.optional(Schema.NullOr(BoundedText(0, MAX_BAN_REASON))),
-  ban_duration_seconds: Schema.optional(
+  ban_duration_seconds: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }))
   )
 })

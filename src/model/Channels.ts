@@ -53,14 +53,14 @@ export const ChannelUpdateRequest = Schema.Struct({
   rate_limit_per_user: Schema.optional(SlowMode),
   nsfw: Schema.optional(Schema.NullOr(Schema.Boolean)),
   rtc_region: Schema.optional(Schema.NullOr(Schema.String)),
-  permission_overwrites: Schema.optional(Overwrites)
+  permission_overwrites: Schema.optionalKey(Overwrites)
 })
 export type ChannelUpdateRequest = typeof ChannelUpdateRequest.Type
 
 /** PATCH /channels/{id}: the guild variants, or the group DM one (type 3 with `icon`, `owner_id`, `nicks`: src/dms). */
 export const ChannelPatchRequest = Schema.Struct({
   ...ChannelUpdateRequest.fields,
-  type: Schema.optional(Schema.Literals([ChannelType.TEXT, ChannelType.VOICE, ChannelType.CATEGORY, ChannelType.LINK, 3])),
+  type: Schema.optionalKey(Schema.Literals([ChannelType.TEXT, ChannelType.VOICE, ChannelType.CATEGORY, ChannelType.LINK, 3])),
   icon: Schema.optional(Schema.NullOr(Schema.String)),
   owner_id: Schema.optional(Schema.NullOr(Snowflake)),
   nicks: Schema.optional(Schema.NullOr(Schema.Record(Snowflake, Schema.NullOr(BoundedText(1, 32)))))

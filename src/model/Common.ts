@@ -1,8 +1,17 @@
 import { Schema } from "effect"
 
-/** Text that is valid unicode: a lone surrogate cannot be stored or shown. */
+/**
+ * Text this server can keep: Postgres `text` and `jsonb` refuse U+0000, and a
+ * lone surrogate has no UTF-8 form (the driver would silently replace it).
+ * Every request is held to it at the edge (src/http/StorableInput.ts).
+ */
+export const isStorableText = (text: string): boolean => !text.includes("\u0000") && text.isWellFormed()
+
+export const UNSTORABLE_TEXT = "Text may not contain U+0000 or unpaired surrogates"
+
+/** Text that can be stored and shown. */
 export const WellFormedText = Schema.String.check(
-  Schema.makeFilter((s: string) => s.isWellFormed() || "INVALID_FORMAT: Text is not valid unicode")
+  Schema.makeFilter((s: string) => isStorableText(s) || `INVALID_FORMAT: ${UNSTORABLE_TEXT}`)
 )
 
 /** Well-formed text of a bounded length, counted in code points. */

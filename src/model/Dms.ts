@@ -45,8 +45,8 @@ export const CallRingRequest = Schema.Struct({
 /** CallUpdateBodySchema: the voice region of the call (null: chosen automatically); the position is not used here. */
 export const CallUpdateRequest = Schema.Struct({
   region: Schema.optional(Schema.NullOr(BoundedText(1, 64))),
-  latitude: Schema.optional(Schema.String),
-  longitude: Schema.optional(Schema.String)
+  latitude: Schema.optionalKey(Schema.String),
+  longitude: Schema.optionalKey(Schema.String)
 })
 
 export const CallEligibilityResponse = Schema.Struct({ ringable: Schema.Boolean, silent: Schema.Boolean })

@@ -40,7 +40,9 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()(
     /** IP_AUTHORIZATION_REQUIRED: the ticket to poll and resend with, where the email went, seconds until a resend. */
     ticket: Schema.optional(Schema.String),
     email: Schema.optional(Schema.String),
-    resend_available_in: Schema.optional(Schema.Number)
+    resend_available_in: Schema.optional(Schema.Number),
+    /** MISSING_OAUTH_SCOPE: the scope the access token lacks. */
+    required_scope: Schema.optional(Schema.String)
   }),
   { httpApiStatus: 403 }
 ) {}
@@ -84,6 +86,12 @@ export const invalidField = (path: string, code: string, message: string) =>
 
 export const unauthorized = () => new Unauthorized({ code: "UNAUTHORIZED", message: "401: Unauthorized" })
 export const missingPermissions = () => new Forbidden({ code: "MISSING_PERMISSIONS", message: "Missing permissions" })
+/** A valid credential of a kind the route does not accept (a bot or an OAuth2 token on a person's own route). */
+export const accessDenied = () => new Forbidden({ code: "ACCESS_DENIED", message: "Access denied" })
+/** Anything but a bot token on a bot-only route. */
+export const invalidToken = () => new Unauthorized({ code: "INVALID_TOKEN", message: "Invalid token" })
+export const missingOAuthScope = (scope: string) =>
+  new Forbidden({ code: "MISSING_OAUTH_SCOPE", message: `Missing OAuth2 scope: ${scope}`, required_scope: scope })
 export const missingAccess = () => new Forbidden({ code: "MISSING_ACCESS", message: "Missing access" })
 export const sudoModeRequired = (hasMfa: boolean) =>
   new Forbidden({ code: "SUDO_MODE_REQUIRED", message: "This action needs sudo mode", has_mfa: hasMfa })

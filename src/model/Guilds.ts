@@ -7,16 +7,28 @@ const NullableString = Schema.NullOr(Schema.String)
 const NullableSnowflake = Schema.NullOr(Schema.String)
 const Int32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))
 
+/**
+ * A role as clients read it. Beyond the production shape: `colors` (discord.js
+ * reads a role's colour only from it, and fails without it), `managed` and, for
+ * a bot's own role, `tags.bot_id`, as on Discord.
+ */
 export const GuildRoleResponse = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   color: Schema.Int,
+  colors: Schema.optional(Schema.Struct({
+    primary_color: Schema.Int,
+    secondary_color: Schema.NullOr(Schema.Int),
+    tertiary_color: Schema.NullOr(Schema.Int)
+  })),
   position: Schema.Int,
   hoist_position: Schema.optional(Schema.NullOr(Schema.Int)),
   permissions: Schema.String,
   hoist: Schema.Boolean,
+  managed: Schema.optional(Schema.Boolean),
   mentionable: Schema.Boolean,
-  unicode_emoji: Schema.optional(NullableString)
+  unicode_emoji: Schema.optional(NullableString),
+  tags: Schema.optional(Schema.Struct({ bot_id: Schema.String }))
 })
 export type GuildRoleResponse = typeof GuildRoleResponse.Type
 
@@ -109,30 +121,30 @@ export type GuildCreateRequest = typeof GuildCreateRequest.Type
 
 /** The settings a guild PATCH may change (GuildUpdateRequest, less the MFA proof fields). */
 export const GuildUpdateRequest = Schema.Struct({
-  name: Schema.optional(GuildName),
+  name: Schema.optionalKey(GuildName),
   icon: Schema.optional(Schema.NullOr(Schema.String)),
   banner: Schema.optional(Schema.NullOr(Schema.String)),
   splash: Schema.optional(Schema.NullOr(Schema.String)),
   embed_splash: Schema.optional(Schema.NullOr(Schema.String)),
-  splash_card_alignment: Schema.optional(Level(2)),
+  splash_card_alignment: Schema.optionalKey(Level(2)),
   system_channel_id: Schema.optional(Schema.NullOr(Snowflake)),
-  system_channel_flags: Schema.optional(Int32),
+  system_channel_flags: Schema.optionalKey(Int32),
   afk_channel_id: Schema.optional(Schema.NullOr(Snowflake)),
-  afk_timeout: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 60, maximum: 3600 }))),
-  default_message_notifications: Schema.optional(Level(1)),
-  verification_level: Schema.optional(Level(4)),
-  mfa_level: Schema.optional(Level(1)),
-  nsfw_level: Schema.optional(Level(3)),
-  nsfw: Schema.optional(Schema.Boolean),
-  content_warning_level: Schema.optional(Level(2)),
+  afk_timeout: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 60, maximum: 3600 }))),
+  default_message_notifications: Schema.optionalKey(Level(1)),
+  verification_level: Schema.optionalKey(Level(4)),
+  mfa_level: Schema.optionalKey(Level(1)),
+  nsfw_level: Schema.optionalKey(Level(3)),
+  nsfw: Schema.optionalKey(Schema.Boolean),
+  content_warning_level: Schema.optionalKey(Level(2)),
   content_warning_text: Schema.optional(Schema.NullOr(BoundedText(0, 200))),
-  explicit_content_filter: Schema.optional(Level(2)),
-  features: Schema.optional(Schema.Array(BoundedText(1, 64)).check(Schema.isMaxLength(100))),
+  explicit_content_filter: Schema.optionalKey(Level(2)),
+  features: Schema.optionalKey(Schema.Array(BoundedText(1, 64)).check(Schema.isMaxLength(100))),
   message_history_cutoff: Schema.optional(Schema.NullOr(Schema.String)),
-  password: Schema.optional(Schema.String),
-  mfa_method: Schema.optional(Schema.Literals(["totp", "webauthn"])),
-  mfa_code: Schema.optional(Schema.String),
+  password: Schema.optionalKey(Schema.String),
+  mfa_method: Schema.optionalKey(Schema.Literals(["totp", "webauthn"])),
+  mfa_code: Schema.optionalKey(Schema.String),
   webauthn_response: Schema.optional(Schema.Unknown),
-  webauthn_challenge: Schema.optional(Schema.String)
+  webauthn_challenge: Schema.optionalKey(Schema.String)
 })
 export type GuildUpdateRequest = typeof GuildUpdateRequest.Type

@@ -9,7 +9,7 @@ const Colour = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 16777215
 /** GuildMemberUpdateRequest (and MyGuildMemberUpdateRequest, the same fields): part A's limits. */
 export const MemberUpdateRequest = Schema.Struct({
   nick: Schema.optional(Schema.NullOr(BoundedText(1, 32))),
-  roles: Schema.optional(Schema.Array(Snowflake).check(Schema.isMaxLength(100))),
+  roles: Schema.optionalKey(Schema.Array(Snowflake).check(Schema.isMaxLength(100))),
   avatar: Schema.optional(Schema.NullOr(Schema.String)),
   banner: Schema.optional(Schema.NullOr(Schema.String)),
   bio: Schema.optional(Schema.NullOr(BoundedText(1, 320))),
@@ -17,8 +17,8 @@ export const MemberUpdateRequest = Schema.Struct({
   accent_color: Schema.optional(Schema.NullOr(Colour)),
   profile_flags: Schema.optional(Schema.NullOr(Int32)),
   mention_flags: Schema.optional(Schema.NullOr(Int32)),
-  mute: Schema.optional(Schema.Boolean),
-  deaf: Schema.optional(Schema.Boolean),
+  mute: Schema.optionalKey(Schema.Boolean),
+  deaf: Schema.optionalKey(Schema.Boolean),
   communication_disabled_until: Schema.optional(Schema.NullOr(Schema.String)),
   timeout_reason: Schema.optional(Schema.NullOr(BoundedText(1, 512))),
   channel_id: Schema.optional(Schema.NullOr(ChannelId)),

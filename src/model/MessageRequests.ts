@@ -126,11 +126,11 @@ export type MessageCreateRequest = typeof MessageCreateRequest.Type
 
 export const MessageUpdateRequest = Schema.Struct({
   content: Schema.optional(Schema.NullOr(Content)),
-  embeds: Schema.optional(Embeds),
+  embeds: Schema.optionalKey(Embeds),
   allowed_mentions: Schema.optional(Schema.NullOr(AllowedMentionsRequest)),
-  flags: Schema.optional(Int32),
+  flags: Schema.optionalKey(Int32),
   /** The attachments to keep, by id; the others are removed. */
-  attachments: Schema.optional(Schema.Array(AttachmentRequest).check(Schema.isMaxLength(10)))
+  attachments: Schema.optionalKey(Schema.Array(AttachmentRequest).check(Schema.isMaxLength(10)))
 })
 export type MessageUpdateRequest = typeof MessageUpdateRequest.Type
 

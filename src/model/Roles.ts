@@ -20,22 +20,45 @@ const Permissions = Schema.Union([
 const RoleName = BoundedText(1, 100)
 const Position = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))
 
+/**
+ * Discord's role colours (discord.js sends only these): the primary is the
+ * role's colour; a gradient's other colours are not kept here, so a role shows
+ * them as null.
+ */
+const RoleColors = Schema.Struct({
+  primary_color: Color,
+  secondary_color: Schema.optional(Schema.NullOr(Color)),
+  tertiary_color: Schema.optional(Schema.NullOr(Color))
+})
+
+/** What a role create and a role update both take, as both SDKs send them. */
+const roleSettings = {
+  color: Schema.optionalKey(Color),
+  colors: Schema.optionalKey(RoleColors),
+  permissions: Schema.optionalKey(Permissions),
+  hoist: Schema.optionalKey(Schema.Boolean),
+  hoist_position: Schema.optional(Schema.NullOr(Position)),
+  mentionable: Schema.optionalKey(Schema.Boolean),
+  unicode_emoji: Schema.optional(Schema.NullOr(BoundedText(1, 32)))
+}
+
+/** POST /guilds/{id}/roles: the settings, and where in the list the role goes (at the bottom without). */
 export const GuildRoleCreateRequest = Schema.Struct({
   name: RoleName,
-  color: Schema.optional(Color),
-  permissions: Schema.optional(Permissions)
+  ...roleSettings,
+  position: Schema.optional(Position)
 })
 export type GuildRoleCreateRequest = typeof GuildRoleCreateRequest.Type
 
 export const GuildRoleUpdateRequest = Schema.Struct({
-  name: Schema.optional(RoleName),
-  color: Schema.optional(Color),
-  permissions: Schema.optional(Permissions),
-  hoist: Schema.optional(Schema.Boolean),
-  hoist_position: Schema.optional(Schema.NullOr(Position)),
-  mentionable: Schema.optional(Schema.Boolean)
+  name: Schema.optionalKey(RoleName),
+  ...roleSettings
 })
 export type GuildRoleUpdateRequest = typeof GuildRoleUpdateRequest.Type
+
+/** The colour a request asks for: `colors.primary_color` (Discord's newer field) over `color`; undefined when neither. */
+export const requestedColor = (request: { readonly color?: number; readonly colors?: { readonly primary_color: number } }) =>
+  request.colors?.primary_color ?? request.color
 
 export const GuildRolePositionsRequest = Schema.Array(Schema.Struct({ id: Snowflake, position: Schema.optional(Position) }))
   .check(Schema.isMaxLength(250))

@@ -99,6 +99,7 @@ export interface UserRow {
   readonly created_at: Date | string
   // Columns of later migrations; optional so that a row built from a narrower SELECT stays honest.
   readonly email_bounced?: boolean
+  readonly phone?: string | null
   readonly phone_verified_at?: Date | string | null
   readonly password_changed_at?: Date | string | null
   readonly premium_flags?: number

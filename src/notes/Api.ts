@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
@@ -25,17 +25,17 @@ const bucket = (name: string, limit: number, windowSeconds: number) => ({
 })
 
 export class NotesApi extends HttpApiGroup.make("notes").add(
-  HttpApiEndpoint.get("list", "/users/@me/notes", { success: UserNotesRecordResponse, error: ApiErrors })
+  HttpApiEndpoint.get("list", "/users/@me/notes", { success: UserNotesRecordResponse, error: ApiErrors }).annotate(Credentials, userOnly)
     .annotate(RateLimitBucket, bucket("read", 60, 10))
     .middleware(RateLimit),
   HttpApiEndpoint.get("get", "/users/@me/notes/:target_id", {
     params: TargetUserPath,
     success: UserNoteResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("read", 60, 10)).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("read", 60, 10)).middleware(RateLimit),
   HttpApiEndpoint.put("set", "/users/@me/notes/:target_id", {
     params: TargetUserPath,
     payload: UserNoteUpdateRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("write", 30, 10)).middleware(RateLimit)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("write", 30, 10)).middleware(RateLimit)
 ).middleware(UserAuthentication) {}

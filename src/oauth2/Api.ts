@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../auth/Sudo.ts"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, bearerOnly, botOnly, userOnly, userOrBot } from "../http/Authentication.ts"
 import { ApplicationId } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
@@ -46,42 +46,42 @@ export class ApplicationsApi extends HttpApiGroup.make("applications").add(
     payload: ApplicationCreateRequest,
     success: ApplicationResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("create", 10, 60)).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("create", 10, 60)).middleware(RateLimit),
   /** A person's applications; for a bot, its own application. */
   HttpApiEndpoint.get("mine", "/oauth2/applications/@me", {
     success: Schema.Union([ApplicationList, ApplicationsMeResponse]),
     error: ApiErrors
-  }),
-  HttpApiEndpoint.get("listMine", "/users/@me/applications", { success: ApplicationList, error: ApiErrors }),
-  HttpApiEndpoint.get("botApplication", "/applications/@me", { success: ApplicationsMeResponse, error: ApiErrors }),
-  HttpApiEndpoint.get("get", "/oauth2/applications/:id", { params: idPath, success: ApplicationResponse, error: ApiErrors }),
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.get("listMine", "/users/@me/applications", { success: ApplicationList, error: ApiErrors }).annotate(Credentials, userOnly),
+  HttpApiEndpoint.get("botApplication", "/applications/@me", { success: ApplicationsMeResponse, error: ApiErrors }).annotate(Credentials, botOnly),
+  HttpApiEndpoint.get("get", "/oauth2/applications/:id", { params: idPath, success: ApplicationResponse, error: ApiErrors }).annotate(Credentials, userOnly),
   HttpApiEndpoint.patch("update", "/oauth2/applications/:id", {
     params: idPath,
     payload: ApplicationUpdateRequest,
     success: ApplicationResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   /** In the reference, not in the spec's list: sudo mode, like the resets. */
-  HttpApiEndpoint.delete("delete", "/oauth2/applications/:id", { params: idPath, payload: SudoProof, error: ApiErrors })
+  HttpApiEndpoint.delete("delete", "/oauth2/applications/:id", { params: idPath, payload: SudoProof, error: ApiErrors }).annotate(Credentials, userOnly)
     .annotate(RateLimitBucket, bucket("delete", 10, 60)).middleware(RateLimit),
   HttpApiEndpoint.post("resetClientSecret", "/oauth2/applications/:id/client-secret/reset", {
     params: idPath,
     payload: SudoProof,
     success: ApplicationResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("reset", 10, 60)).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("reset", 10, 60)).middleware(RateLimit),
   HttpApiEndpoint.patch("updateBot", "/oauth2/applications/:id/bot", {
     params: idPath,
     payload: BotProfileUpdateRequest,
     success: BotProfileResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("bot-update", 20, 60)).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("bot-update", 20, 60)).middleware(RateLimit),
   HttpApiEndpoint.post("resetBotToken", "/oauth2/applications/:id/bot/reset-token", {
     params: idPath,
     payload: SudoProof,
     success: BotTokenResetResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("reset", 10, 60)).middleware(RateLimit)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("reset", 10, 60)).middleware(RateLimit)
 ).middleware(UserAuthentication) {}
 
 /** GET /oauth2/applications/{id}/public: what a consent screen shows, to anyone. */
@@ -96,11 +96,11 @@ export class OAuth2ConsentApi extends HttpApiGroup.make("oauth2Consent").add(
     payload: AuthorizeConsentRequest,
     success: OAuth2ConsentResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("consent", 20, 60)).middleware(RateLimit),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("consent", 20, 60)).middleware(RateLimit),
   HttpApiEndpoint.get("authorizations", "/oauth2/@me/authorizations", {
     success: Schema.Array(OAuth2AuthorizationResponse),
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOnly)
 ).middleware(UserAuthentication) {}
 
 /**
@@ -114,6 +114,8 @@ export class OAuth2TokensApi extends HttpApiGroup.make("oauth2Tokens").add(
     .annotate(RateLimitBucket, bucket("token", 20, 60)).middleware(RateLimit),
   HttpApiEndpoint.post("introspect", "/oauth2/introspect", { payload: IntrospectPayload, success: OAuth2IntrospectResponse, error: ApiErrors })
     .annotate(RateLimitBucket, bucket("token", 20, 60)).middleware(RateLimit),
-  HttpApiEndpoint.get("me", "/oauth2/@me", { success: OAuth2MeResponse, error: ApiErrors }),
+  HttpApiEndpoint.get("me", "/oauth2/@me", { success: OAuth2MeResponse, error: ApiErrors })
+    .annotate(Credentials, bearerOnly()).middleware(UserAuthentication),
   HttpApiEndpoint.get("userinfo", "/oauth2/userinfo", { success: OAuth2UserInfoResponse, error: ApiErrors })
+    .annotate(Credentials, bearerOnly()).middleware(UserAuthentication)
 ) {}

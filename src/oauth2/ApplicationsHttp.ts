@@ -11,7 +11,6 @@ import { toUserPartial } from "../model/Users.ts"
 import { Applications, unknownApplication } from "./Applications.ts"
 import { BotProfiles } from "./BotProfiles.ts"
 import { BotTokens } from "./BotTokens.ts"
-import { person } from "./Person.ts"
 import { ApplicationRemoval } from "./Removal.ts"
 import { ApplicationsRepo } from "./Repo.ts"
 import { applicationView, botProfileView, botView, meView, publicView } from "./Views.ts"
@@ -26,7 +25,7 @@ const ApplicationsHandlers = HttpApiBuilder.group(Api, "applications", (handlers
     const sudo = yield* Sudo
     const removal = yield* ApplicationRemoval
 
-    const ownApplication = (id: string) => Effect.flatMap(person, (me) => applications.owned(me.id, id))
+    const ownApplication = (id: string) => Effect.flatMap(CurrentUser, (me) => applications.owned(me.id, id))
 
     const listOf = (ownerId: string) => Effect.map(repo.ownedBy(ownerId), (rows) => rows.map((row) => applicationView(row)))
 
@@ -39,14 +38,14 @@ const ApplicationsHandlers = HttpApiBuilder.group(Api, "applications", (handlers
       })
 
     return handlers
-      .handle("create", ({ payload }) => Effect.flatMap(person, (me) => applications.create(me.id, payload)))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentUser, (me) => applications.create(me.id, payload)))
       .handle("mine", () =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           if (me.applicationId !== undefined) return yield* botApplication(me.applicationId)
           return yield* listOf(me.id)
         }))
-      .handle("listMine", () => Effect.flatMap(person, (me) => listOf(me.id)))
+      .handle("listMine", () => Effect.flatMap(CurrentUser, (me) => listOf(me.id)))
       .handle("botApplication", () =>
         Effect.flatMap(CurrentUser, (me) => me.applicationId === undefined ? Effect.fail(unauthorized()) : botApplication(me.applicationId)))
       .handle("get", ({ params }) => Effect.map(ownApplication(params.id), (row) => applicationView(row)))
@@ -63,14 +62,14 @@ const ApplicationsHandlers = HttpApiBuilder.group(Api, "applications", (handlers
         }))
       .handle("delete", ({ params, payload }) =>
         Effect.gen(function*() {
-          const me = yield* person
+          const me = yield* CurrentUser
           const row = yield* applications.owned(me.id, params.id)
           yield* sudo.require(me, payload ?? {})
           yield* removal.remove(row.id)
         }))
       .handle("resetClientSecret", ({ params, payload }) =>
         Effect.gen(function*() {
-          const me = yield* person
+          const me = yield* CurrentUser
           const row = yield* applications.owned(me.id, params.id)
           yield* sudo.require(me, payload ?? {})
           return applicationView(row, { clientSecret: yield* applications.resetClientSecret(row.id) })
@@ -82,7 +81,7 @@ const ApplicationsHandlers = HttpApiBuilder.group(Api, "applications", (handlers
         }))
       .handle("resetBotToken", ({ params, payload }) =>
         Effect.gen(function*() {
-          const me = yield* person
+          const me = yield* CurrentUser
           const row = yield* applications.owned(me.id, params.id)
           yield* sudo.require(me, payload ?? {})
           const token = yield* bots.reset(row.id)

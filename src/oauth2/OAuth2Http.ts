@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
-import { parseAuthorization } from "../http/Authentication.ts"
+import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
@@ -11,8 +11,7 @@ import { type UserRow } from "../model/Users.ts"
 import { Applications } from "./Applications.ts"
 import { type ClientCredentials, OAuth2Clients } from "./Clients.ts"
 import { Consent } from "./Consent.ts"
-import { person } from "./Person.ts"
-import { type Grant, OAuth2Grants } from "./Grants.ts"
+import { OAuth2Grants } from "./Grants.ts"
 import { authorizedView, summaryView } from "./Views.ts"
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
@@ -40,10 +39,10 @@ const OAuth2ConsentHandlers = HttpApiBuilder.group(Api, "oauth2Consent", (handle
     const grants = yield* OAuth2Grants
     const applications = yield* Applications
     return handlers
-      .handle("consent", ({ payload }) => Effect.flatMap(person, (me) => consent.grant(me.id, payload)))
+      .handle("consent", ({ payload }) => Effect.flatMap(CurrentUser, (me) => consent.grant(me.id, payload)))
       .handle("authorizations", () =>
         Effect.gen(function*() {
-          const me = yield* person
+          const me = yield* CurrentUser
           const held = yield* grants.authorizations(me.id)
           return yield* Effect.forEach(held, (authorization) =>
             Effect.map(applications.find(authorization.applicationId), (row) => ({
@@ -65,11 +64,9 @@ const OAuth2TokensHandlers = HttpApiBuilder.group(Api, "oauth2Tokens", (handlers
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         clients.authenticate({ ...body, authorization: request.headers.authorization }))
 
-    /** The grant of the request's `Bearer` access token, with its user. */
+    /** The grant of the request's access token (its routes accept nothing else), with its user. */
     const bearer = Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const parsed = parseAuthorization(request.headers.authorization ?? "")
-      const grant: Grant | undefined = parsed?.scheme === "bearer" ? yield* grants.access(parsed.secret) : undefined
+      const { grant } = yield* CurrentUser
       const user = grant === undefined ? undefined : yield* users.findById(grant.userId)
       if (grant === undefined || user === undefined) return yield* unauthorized()
       return { grant, user }

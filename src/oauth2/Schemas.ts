@@ -34,20 +34,20 @@ export const ApplicationCreateRequest = Schema.Struct({
 export type ApplicationCreateRequest = typeof ApplicationCreateRequest.Type
 
 export const ApplicationUpdateRequest = Schema.Struct({
-  name: Schema.optional(ApplicationName),
+  name: Schema.optionalKey(ApplicationName),
   redirect_uris: Schema.optional(RedirectUris),
-  bot_public: Schema.optional(Schema.Boolean),
-  bot_require_code_grant: Schema.optional(Schema.Boolean)
+  bot_public: Schema.optionalKey(Schema.Boolean),
+  bot_require_code_grant: Schema.optionalKey(Schema.Boolean)
 })
 export type ApplicationUpdateRequest = typeof ApplicationUpdateRequest.Type
 
 export const BotProfileUpdateRequest = Schema.Struct({
-  username: Schema.optional(BotUsername),
-  discriminator: Schema.optional(Discriminator),
+  username: Schema.optionalKey(BotUsername),
+  discriminator: Schema.optionalKey(Discriminator),
   avatar: Schema.optional(Image),
   banner: Schema.optional(Image),
   bio: Schema.optional(Schema.NullOr(BoundedText(0, 320))),
-  bot_flags: Schema.optional(Int32)
+  bot_flags: Schema.optionalKey(Int32)
 })
 export type BotProfileUpdateRequest = typeof BotProfileUpdateRequest.Type
 

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../auth/Sudo.ts"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 
@@ -47,18 +47,18 @@ export class PhoneApi extends HttpApiGroup.make("phone").add(
     payload: PhoneSendVerificationRequest,
     success: PhoneSendVerificationResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("send-verification", 5, 300)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("send-verification", 5, 300)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("verify", "/users/@me/phone/verify", {
     payload: PhoneVerifyRequest,
     success: PhoneVerifyResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("verify", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("verify", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("add", "/users/@me/phone", {
     payload: PhoneAddRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("add", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("add", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.delete("remove", "/users/@me/phone", {
     payload: PhoneRemoveRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("remove", 10, 60)).middleware(RateLimit).middleware(UserAuthentication)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("remove", 10, 60)).middleware(RateLimit).middleware(UserAuthentication)
 ) {}

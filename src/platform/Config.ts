@@ -37,6 +37,8 @@ export interface Settings {
   readonly logRequests: boolean
   /** Where people reach this deployment; links in emails start with it. */
   readonly publicUrl: string
+  /** Origins whose browser pages may call the API and open the gateway (`*`: every origin). */
+  readonly corsOrigins: ReadonlyArray<string>
   /** An SMTP server (`smtp://user:pass@host:port`); absent means mail goes to the outbox under `dataDir`. */
   readonly smtpUrl: Option.Option<Redacted.Redacted>
   /** The From of every email. */
@@ -89,6 +91,10 @@ export class InvalidConfiguration extends Schema.TaggedError<InvalidConfiguratio
   message: Schema.String
 }) {}
 
+/** A setting refused at start, with a message that names it. */
+const invalidSetting = (message: string) =>
+  new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message })))
+
 /** S3 bucket names: 3 to 63 lower-case letters, digits, dots and hyphens. */
 const BucketName = Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: "Not an S3 bucket name" }))
 
@@ -114,7 +120,43 @@ const mediaS3Config: Config.Config<Option.Option<MediaS3Settings>> = Config.all(
   if (missing.length === 4) return Effect.succeed(Option.none())
   const message = `${missing.join(", ")} must be set too: S3 media storage needs MEDIA_S3_ENDPOINT, MEDIA_S3_BUCKET, ` +
     "MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY together"
-  return Effect.fail(new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.InvalidValue({ message }))))
+  return Effect.fail(invalidSetting(message))
+}))
+
+const publicUrlConfig = Config.URL("PUBLIC_URL").pipe(
+  Config.map((url) => url.toString().replace(/\/$/, "")),
+  Config.withDefault("http://localhost:8080")
+)
+
+/**
+ * The origin `entry` names, as a browser sends it in `Origin` (scheme, host, port:
+ * `https://chat.example.com`), or undefined when it names more (a path, a query) or no web origin.
+ */
+const originOf = (entry: string): string | undefined => {
+  if (!URL.canParse(entry)) return undefined
+  const url = new URL(entry)
+  const bare = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === ""
+  return bare && (url.protocol === "http:" || url.protocol === "https:") ? url.origin : undefined
+}
+
+/**
+ * CORS_ORIGINS: comma-separated origins, or `*` for every origin; unset, the
+ * origin of PUBLIC_URL (the web client served with the API). An entry with a
+ * path would never match a browser's `Origin`, so it stops the start instead.
+ */
+const corsOriginsConfig: Config.Config<ReadonlyArray<string>> = Config.all({
+  listed: Config.String("CORS_ORIGINS").pipe(Config.option),
+  publicUrl: publicUrlConfig
+}).pipe(Config.mapEffect(({ listed, publicUrl }) => {
+  if (Option.isNone(listed)) return Effect.succeed([new URL(publicUrl).origin])
+  const entries = listed.value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0)
+  const wrong = entries.filter((entry) => entry !== "*" && originOf(entry) === undefined)
+  if (wrong.length > 0) {
+    return Effect.fail(invalidSetting(
+      `CORS_ORIGINS: ${wrong.join(", ")} is not an origin (http(s)://host[:port], without a path), nor *`
+    ))
+  }
+  return Effect.succeed(entries.map((entry) => originOf(entry) ?? entry))
 }))
 
 export const settingsConfig: Config.Config<Settings> = Config.all({
@@ -134,7 +176,8 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   actorLocalReads: Config.Literals(["on", "off"], "ACTOR_LOCAL_READS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
   adminBootstrapKey: Config.Redacted("ADMIN_BOOTSTRAP_KEY").pipe(Config.option),
   logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false)),
-  publicUrl: Config.URL("PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.withDefault("http://localhost:8080")),
+  publicUrl: publicUrlConfig,
+  corsOrigins: corsOriginsConfig,
   smtpUrl: Config.Redacted("SMTP_URL").pipe(Config.option),
   mailFrom: Config.String("MAIL_FROM").pipe(Config.withDefault("Guildhall <no-reply@guildhall.localhost>")),
   smsProviderUrl: Config.Redacted("SMS_PROVIDER_URL").pipe(Config.option),

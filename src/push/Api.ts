@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { BoundedText, SuccessResponse } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
@@ -55,14 +55,14 @@ export class PushApi extends HttpApiGroup.make("push").add(
     payload: PushSubscribeRequest,
     success: PushSubscribeResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("subscribe", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("subscribe", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.get("list", "/users/@me/push/subscriptions", {
     success: PushSubscriptionsListResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("list", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("list", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.delete("remove", "/users/@me/push/subscriptions/:subscription_id", {
     params: { subscription_id: SubscriptionId },
     success: SuccessResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("remove", 20, 10)).middleware(RateLimit).middleware(UserAuthentication)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("remove", 20, 10)).middleware(RateLimit).middleware(UserAuthentication)
 ) {}

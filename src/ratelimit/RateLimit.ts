@@ -20,6 +20,17 @@ export class RateLimitBucket extends Context.Service<RateLimitBucket, Bucket>()(
 export const globalLimit = { limit: 50, windowMillis: 1_000 } as const
 export const defaultLimit = { limit: 50, windowMillis: 10_000 } as const
 
+/** Every header a rate-limited answer may carry (RateLimitLive): browser scripts are allowed to read them (CORS). */
+export const RATE_LIMIT_HEADERS = [
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "x-ratelimit-reset-after",
+  "x-ratelimit-bucket",
+  "x-ratelimit-global",
+  "retry-after"
+] as const
+
 /**
  * Rate limiting of conventions.md for the endpoints it is put on. Put it on an
  * endpoint BEFORE `UserAuthentication` (`.middleware(RateLimit).middleware(UserAuthentication)`)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
@@ -72,32 +72,32 @@ export class RelationshipsApi extends HttpApiGroup.make("relationships").add(
   HttpApiEndpoint.get("list", relationships, {
     success: Schema.Array(RelationshipResponse),
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("list", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("list", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("requestByTag", relationships, {
     payload: FriendRequestByTagRequest,
     success: RelationshipResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("request", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("request", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("request", `${relationships}/:user_id`, {
     params: UserPath,
     payload: FriendRequestCreateRequest,
     success: RelationshipResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("request", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("request", 10, 60)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.put("put", `${relationships}/:user_id`, {
     params: UserPath,
     payload: RelationshipTypePutRequest,
     success: RelationshipResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("put", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("put", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.delete("remove", `${relationships}/:user_id`, {
     params: UserPath,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("remove", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("remove", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.patch("nickname", `${relationships}/:user_id`, {
     params: UserPath,
     payload: RelationshipNicknameUpdateRequest,
     success: RelationshipResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("nickname", 20, 10)).middleware(RateLimit).middleware(UserAuthentication)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("nickname", 20, 10)).middleware(RateLimit).middleware(UserAuthentication)
 ) {}

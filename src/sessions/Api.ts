@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../auth/Sudo.ts"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { UserPartialResponse } from "../model/Users.ts"
@@ -80,11 +80,11 @@ export class SessionsApi extends HttpApiGroup.make("sessions").add(
   HttpApiEndpoint.get("listSessions", "/auth/sessions", {
     success: Schema.Array(AuthSessionResponse),
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("list", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("list", 20, 10)).middleware(RateLimit).middleware(UserAuthentication),
   HttpApiEndpoint.post("logoutSessions", "/auth/sessions/logout", {
     payload: LogoutAuthSessionsRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("logout", 10, 10)).middleware(RateLimit).middleware(UserAuthentication),
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("logout", 10, 10)).middleware(RateLimit).middleware(UserAuthentication),
   // The handoff routes carry no Authorization requirement: the new device has no
   // session yet, and the completing device proves itself with its token.
   HttpApiEndpoint.post("handoffInitiate", "/auth/handoff/initiate", {

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import { UserSettingsResponse, UserSettingsUpdateRequest } from "./Schemas.ts"
@@ -12,12 +12,12 @@ const bucket = (name: string, limit: number, windowSeconds: number) => ({
 })
 
 export class SettingsApi extends HttpApiGroup.make("settings").add(
-  HttpApiEndpoint.get("get", "/users/@me/settings", { success: UserSettingsResponse, error: ApiErrors })
+  HttpApiEndpoint.get("get", "/users/@me/settings", { success: UserSettingsResponse, error: ApiErrors }).annotate(Credentials, userOnly)
     .annotate(RateLimitBucket, bucket("get", 60, 10))
     .middleware(RateLimit),
   HttpApiEndpoint.patch("update", "/users/@me/settings", {
     payload: UserSettingsUpdateRequest,
     success: UserSettingsResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket("update", 30, 10)).middleware(RateLimit)
+  }).annotate(Credentials, userOnly).annotate(RateLimitBucket, bucket("update", 30, 10)).middleware(RateLimit)
 ).middleware(UserAuthentication) {}

@@ -14,10 +14,17 @@ import { Forbidden, invalidField, NotFound, unknown } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { Profiles } from "./Profiles.ts"
 import { UsersRepo } from "./Repo.ts"
-import { toUserPartial } from "../model/Users.ts"
+import { toUserPartial, type UserPrivateResponse } from "../model/Users.ts"
 import { queryFlag } from "./Requests.ts"
 import { UserUpdates } from "./Updates.ts"
 import type { GuildId, UserId } from "../model/Ids.ts"
+
+/** The account as an OAuth2 access token shows it: the address and phone only with the `email` scope. */
+const asGranted = (view: UserPrivateResponse, scopes: ReadonlyArray<string>): UserPrivateResponse => {
+  if (scopes.includes("email")) return view
+  const { phone: _phone, ...withoutPhone } = view
+  return { ...withoutPhone, email: null }
+}
 
 const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -35,7 +42,9 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
       )
 
     return handlers
-      .handle("me", () => Effect.flatMap(CurrentUser, (me) => updates.privateView(me.id)))
+      .handle("me", () =>
+        Effect.flatMap(CurrentUser, (me) =>
+          Effect.map(updates.privateView(me.id), (view) => me.grant === undefined ? view : asGranted(view, me.grant.scopes))))
       .handle("updateMe", ({ payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser

@@ -60,7 +60,7 @@ export const toUserPrivate = (
     traits: row.traits,
     email: row.email,
     email_bounced: row.email_bounced ?? false,
-    phone: null,
+    phone: row.phone ?? null,
     has_verified_phone: row.phone_verified_at !== undefined && row.phone_verified_at !== null,
     bio: row.bio,
     pronouns: row.pronouns,

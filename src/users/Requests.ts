@@ -30,12 +30,12 @@ const Color = Schema.Int.check(
 
 /** UserUpdateWithVerificationRequest. Empty text (bio, pronouns, global_name) clears the field like null. */
 export const UserUpdateRequest = Schema.Struct({
-  username: Schema.optional(Username),
-  discriminator: Schema.optional(Discriminator),
+  username: Schema.optionalKey(Username),
+  discriminator: Schema.optionalKey(Discriminator),
   global_name: Schema.optional(Schema.NullOr(BoundedText(0, 32, "GLOBAL_NAME_LENGTH_INVALID"))),
-  email: Schema.optional(Email),
+  email: Schema.optionalKey(Email),
   /** Length and commonness are checked by the handler (PASSWORD_LENGTH_INVALID, PASSWORD_IS_TOO_COMMON). */
-  new_password: Schema.optional(Schema.String.check(Schema.isMaxLength(1024))),
+  new_password: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1024))),
   avatar: Schema.optional(Image),
   banner: Schema.optional(Image),
   bio: Schema.optional(Schema.NullOr(BoundedText(0, 320))),
@@ -43,16 +43,16 @@ export const UserUpdateRequest = Schema.Struct({
   accent_color: Schema.optional(Schema.NullOr(Color)),
   timezone: Schema.optional(Schema.NullOr(BoundedText(0, 128))),
   /** ProfileFieldPrivacyFlags: 1 everyone, 2 friends, 4 mutual guilds. */
-  timezone_privacy_flags: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 }))),
-  premium_badge_hidden: Schema.optional(Schema.Boolean),
-  premium_badge_masked: Schema.optional(Schema.Boolean),
-  premium_badge_timestamp_hidden: Schema.optional(Schema.Boolean),
-  premium_badge_sequence_hidden: Schema.optional(Schema.Boolean),
-  premium_enabled_override: Schema.optional(Schema.Boolean),
-  has_dismissed_premium_onboarding: Schema.optional(Schema.Boolean),
-  has_unread_gift_inventory: Schema.optional(Schema.Boolean),
-  mention_flags: Schema.optional(Schema.Literals([0, 1, 2])),
-  email_token: Schema.optional(Schema.String.check(Schema.isMaxLength(256))),
+  timezone_privacy_flags: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 7 }))),
+  premium_badge_hidden: Schema.optionalKey(Schema.Boolean),
+  premium_badge_masked: Schema.optionalKey(Schema.Boolean),
+  premium_badge_timestamp_hidden: Schema.optionalKey(Schema.Boolean),
+  premium_badge_sequence_hidden: Schema.optionalKey(Schema.Boolean),
+  premium_enabled_override: Schema.optionalKey(Schema.Boolean),
+  has_dismissed_premium_onboarding: Schema.optionalKey(Schema.Boolean),
+  has_unread_gift_inventory: Schema.optionalKey(Schema.Boolean),
+  mention_flags: Schema.optionalKey(Schema.Literals([0, 1, 2])),
+  email_token: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256))),
   ...SudoFields
 })
 export type UserUpdateRequest = typeof UserUpdateRequest.Type

@@ -4,6 +4,9 @@ import { expectError, field, TestApi } from "../support/Api.ts"
 import { execFile } from "node:child_process"
 import { queryAt } from "../support/Postgres.ts"
 import { NODE, ROOT } from "../support/Processes.ts"
+import { eventually } from "../support/Cluster.ts"
+import { identified, nextMatching } from "../gateway/Client.ts"
+import { guildOfTwo } from "../invites/Fixtures.ts"
 
 const admin = (key: string) => `Admin ${key}`
 
@@ -115,6 +118,12 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
 
       const reloadAll = yield* api.request("POST", "/admin/gateway/reload-all", { token: admin(api.adminKey), body: { guild_ids: [] } })
       expect(reloadAll.body).toMatchObject({ count: before })
+      // Listed ids count only for the guilds that exist (ids of none were counted, and their actors started).
+      const listed = yield* api.request("POST", "/admin/gateway/reload-all", {
+        token: admin(api.adminKey),
+        body: { guild_ids: [guildId, "42", "43", guildId] }
+      })
+      assert.deepStrictEqual(listed.body, { count: 1 })
       const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: guildId } })
       expect(logs.body).toMatchObject({ total: 2, logs: [{ action: "guild.shutdown" }, { action: "guild.reload" }] })
     }))
@@ -143,5 +152,40 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
     Effect.gen(function*() {
       const body = yield* stats
       expect(body).toMatchObject({ status: "ok", process_count: 1, processes: [{ role: "embedded" }] })
+    }))
+
+  it.effect("stats count calls, split memory, and give each heavy guild its sessions and presences", () =>
+    Effect.gen(function*() {
+      const { api, owner, member, guildId } = yield* guildOfTwo
+      const numbers = (body: unknown) => body as { calls: number; memory: { total: number; processes: number; system: number } }
+      const callsBefore = numbers(yield* stats).calls
+
+      // Two sessions of the owner and one of the member, all three online.
+      const ownerSide = (yield* identified(owner.token)).client
+      yield* identified(owner.token)
+      yield* identified(member.token)
+      yield* nextMatching(ownerSide, "PRESENCE_UPDATE", (d) => JSON.stringify(d).includes(member.userId))
+      const audience = Effect.map(
+        api.request("POST", "/admin/gateway/memory-stats", { token: admin(api.adminKey), body: { limit: 100 } }),
+        (reply) => (reply.body as { guilds: ReadonlyArray<{ guild_id: string; session_count: number; presence_count: number }> })
+          .guilds.find((g) => g.guild_id === guildId)
+      )
+      // Both counts stayed 0 whoever was connected.
+      const seen = yield* eventually("the guild's audience", audience, (g) => g?.session_count === 3 && g.presence_count === 2)
+      expect(seen).toMatchObject({ session_count: 3, presence_count: 2 })
+
+      // A DM call in progress counts until it ends (calls stayed 0).
+      const dm = yield* api.request("POST", "/users/@me/channels", { token: owner.token, body: { recipient_id: member.userId } })
+      const channelId = field(dm.body, "id")
+      assert.strictEqual((yield* api.request("POST", `/channels/${channelId}/call/ring`, { token: owner.token, body: {} })).status, 204)
+      assert.strictEqual(numbers(yield* stats).calls, callsBefore + 1)
+      assert.strictEqual((yield* api.request("POST", `/channels/${channelId}/call/end`, { token: owner.token })).status, 204)
+      assert.strictEqual(numbers(yield* stats).calls, callsBefore)
+
+      // The heaps of what runs, and the rest of the process (total equalled processes, system was the machine's RAM).
+      const { memory } = numbers(yield* stats)
+      assert.isAbove(memory.processes, 0)
+      assert.isBelow(memory.processes, memory.total)
+      assert.strictEqual(memory.system, memory.total - memory.processes)
     }))
 })

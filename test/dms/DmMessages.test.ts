@@ -194,7 +194,7 @@ layerWithMedia("dm-messages")("forwards, stickers and files in DMs over HTTP", (
       const singleId = field(single, "id")
       const [only] = attachmentsOf(single)
       ok(yield* request("DELETE", `/channels/${dm}/messages/${singleId}/attachments/${only?.id}`, alice.token), 204)
-      expect(yield* next(bobGateway, "MESSAGE_DELETE")).toEqual({ id: singleId, channel_id: dm })
+      expect(yield* next(bobGateway, "MESSAGE_DELETE")).toEqual({ id: singleId, channel_id: dm, content: "", author_id: alice.userId })
       expectError(yield* request("GET", `/channels/${dm}/messages/${singleId}`, bob.token), 404, "UNKNOWN_MESSAGE")
     }))
 

@@ -62,7 +62,7 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("DM channe
       expectError(yield* request("PATCH", `/channels/${channelId}/messages/${messageId}`, bob.token, { content: "x" }), 403, "CANNOT_EDIT_OTHER_USER_MESSAGE")
       expectError(yield* request("DELETE", `/channels/${channelId}/messages/${messageId}`, bob.token), 403, "MISSING_PERMISSIONS")
       ok(yield* request("DELETE", `/channels/${channelId}/messages/${messageId}`, alice.token), 204)
-      expect(yield* nextOf(bobGateway, "MESSAGE_DELETE")).toEqual({ id: messageId, channel_id: channelId })
+      expect(yield* nextOf(bobGateway, "MESSAGE_DELETE")).toEqual({ id: messageId, channel_id: channelId, content: "edited", author_id: alice.userId })
 
       const preloaded = ok(yield* request("POST", "/users/@me/preload-messages", alice.token, { channels: [channelId, "1"] }))
       expect(preloaded).toMatchObject({ [channelId]: { id: field(reply, "id") }, "1": null })

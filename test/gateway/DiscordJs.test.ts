@@ -3,9 +3,9 @@ import { REST } from "@discordjs/rest"
 import { CompressionMethod, WebSocketManager, WebSocketShardEvents } from "@discordjs/ws"
 import { Deferred, Effect } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
-import { createApplication, PASSWORD } from "../oauth2/Fixtures.ts"
-import { field, TestApi } from "../support/Api.ts"
+import { TestApi } from "../support/Api.ts"
 import { createGuild } from "../support/Cast.ts"
+import { addBot } from "./Bots.ts"
 
 /** GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT. */
 const INTENTS = 1 | (1 << 9) | (1 << 15)
@@ -26,22 +26,10 @@ const runBot = (compression: CompressionMethod | null) =>
     const api = yield* TestApi
     const owner = yield* api.register()
     const { guildId, channelId } = yield* createGuild(owner.token, "Library Hall")
-    const app = yield* createApplication(owner.token, { name: "Library Bot" })
-    // A fresh token from the reset endpoint, as a developer would copy it.
-    const reset = yield* api.request("POST", `/oauth2/applications/${app.id}/bot/reset-token`, {
-      token: owner.token,
-      body: { password: PASSWORD }
-    })
-    assert.strictEqual(reset.status, 200, JSON.stringify(reset.body))
-    const botToken = field(reset.body, "token")
-    const added = yield* api.request("POST", "/oauth2/authorize/consent", {
-      token: owner.token,
-      body: { client_id: app.id, scope: "bot", guild_id: guildId, permissions: (Permission.SEND_MESSAGES | Permission.VIEW_CHANNEL).toString() }
-    })
-    assert.strictEqual(added.status, 200, JSON.stringify(added.body))
+    const bot = yield* addBot(owner.token, guildId, Permission.SEND_MESSAGES | Permission.VIEW_CHANNEL)
 
-    const rest = new REST({ api: api.baseUrl, version: "1" }).setToken(botToken)
-    const manager = new WebSocketManager({ token: botToken, intents: INTENTS, rest, version: "1", compression })
+    const rest = new REST({ api: api.baseUrl, version: "1" }).setToken(bot.token)
+    const manager = new WebSocketManager({ token: bot.token, intents: INTENTS, rest, version: "1", compression })
     const dispatches: Array<Seen> = []
     const ready = yield* Deferred.make<unknown>()
     const created = yield* Deferred.make<unknown>()
@@ -60,7 +48,7 @@ const runBot = (compression: CompressionMethod | null) =>
       Deferred.await(deferred).pipe(
         Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.die(new Error(`no ${what}: ${JSON.stringify(dispatches)}`)) })
       )
-    expect(yield* within(ready, "READY")).toMatchObject({ v: 1, user: { id: app.id, bot: true }, guilds: [{ id: guildId }] })
+    expect(yield* within(ready, "READY")).toMatchObject({ v: 1, user: { id: bot.id, bot: true }, guilds: [{ id: guildId }] })
     expect(yield* within(created, "GUILD_CREATE")).toMatchObject({ id: guildId, name: "Library Hall" })
 
     const message = yield* Effect.promise(() =>
@@ -71,7 +59,7 @@ const runBot = (compression: CompressionMethod | null) =>
       channel_id: channelId,
       guild_id: guildId,
       content: "hello from discord.js",
-      author: { id: app.id }
+      author: { id: bot.id }
     })
   })
 

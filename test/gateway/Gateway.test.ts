@@ -4,8 +4,8 @@ import { Permission } from "../../src/model/Permissions.ts"
 import { createInvite, guildOfTwo } from "../invites/Fixtures.ts"
 import { createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
-import { createGuild } from "../support/Cast.ts"
-import { connect, dataOf, gatewayUrl, identified, identifyAt } from "./Client.ts"
+import { createGuild, newMember } from "../support/Cast.ts"
+import { connect, dataOf, gatewayUrl, identified, identifyAt, nextOfType } from "./Client.ts"
 
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gateway", (it) => {
   it.effect("GET /gateway and /gateway/bot hand out this deployment's ws:// URL; no token is 401", () =>
@@ -126,6 +126,57 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gatew
       const created = yield* client.dispatch
       assert.strictEqual(created.t, "CHANNEL_CREATE")
       expect(created.d).toMatchObject({ id: field(channel.body, "id"), name: "news", guild_id: guildId })
+    }))
+
+  it.effect("what clients read: GUILD_CREATE's own member, message events' author member, MESSAGE_DELETE's content and author", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const { guildId, channelId } = yield* createGuild(owner.token)
+      const member = yield* newMember(guildId, Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES)
+      const watcher = (yield* identified(owner.token)).client
+      yield* nextOfType(watcher, "GUILD_CREATE")
+
+      // Available, when they joined, and their own member: discord.js's guild.available and guild.members.me.
+      const { client } = yield* identified(member.token)
+      const guild = dataOf(yield* nextOfType(client, "GUILD_CREATE"))
+      expect(guild).toMatchObject({
+        id: guildId,
+        unavailable: false,
+        large: false,
+        member_count: 2,
+        emojis: [],
+        stickers: [],
+        members: [{ user: { id: member.userId }, roles: [member.roleId], mute: false, deaf: false }]
+      })
+      assert.lengthOf(guild.members as ReadonlyArray<unknown>, 1)
+      assert.strictEqual(guild.joined_at, (guild.members as ReadonlyArray<{ joined_at: string }>)[0]?.joined_at)
+      assert.isFalse(Number.isNaN(Date.parse(String(guild.joined_at))), String(guild.joined_at))
+
+      // The author's member rides along (without `user`: the message has its author), as discord.js's message.member.
+      const authorMember = { roles: [member.roleId], joined_at: guild.joined_at }
+      const posted = yield* api.request("POST", `/channels/${channelId}/messages`, { token: member.token, body: { content: "hi" } })
+      assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
+      const messageId = field(posted.body, "id")
+      const created = dataOf(yield* nextOfType(watcher, "MESSAGE_CREATE"))
+      expect(created).toMatchObject({ id: messageId, guild_id: guildId, author: { id: member.userId }, member: authorMember })
+      assert.notProperty(created.member, "user")
+
+      const edited = yield* api.request("PATCH", `/channels/${channelId}/messages/${messageId}`, { token: member.token, body: { content: "edited" } })
+      assert.strictEqual(edited.status, 200, JSON.stringify(edited.body))
+      const updated = dataOf(yield* nextOfType(watcher, "MESSAGE_UPDATE"))
+      expect(updated).toMatchObject({ id: messageId, content: "edited", member: authorMember })
+      assert.notProperty(updated.member, "user")
+
+      const removed = yield* api.request("DELETE", `/channels/${channelId}/messages/${messageId}`, { token: member.token })
+      assert.strictEqual(removed.status, 204, JSON.stringify(removed.body))
+      expect(dataOf(yield* nextOfType(watcher, "MESSAGE_DELETE"))).toEqual({
+        id: messageId,
+        channel_id: channelId,
+        guild_id: guildId,
+        content: "edited",
+        author_id: member.userId
+      })
     }))
 
   it.effect("a member who cannot view a channel does not hear of it; joining and leaving come as GUILD_CREATE and GUILD_DELETE", () =>

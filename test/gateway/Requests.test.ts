@@ -67,15 +67,16 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
       assert.strictEqual((yield* client.closed).code, 4002)
     }))
 
-  it.effect("intents: a session hears only the guild events it asked for", () =>
+  it.effect("intents: a session hears only the guild events it asked for; 0 or none, as the production gateway, all", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
       const { guildId, channelId } = yield* createGuild(owner.token)
       const guildsOnly = (yield* identifyWith(owner.token, { intents: GUILDS })).client
       const withMessages = (yield* identifyWith(owner.token, { intents: GUILDS | GUILD_MESSAGES })).client
-      yield* nextOfType(guildsOnly, "GUILD_CREATE")
-      yield* nextOfType(withMessages, "GUILD_CREATE")
+      const zero = (yield* identifyWith(owner.token, { intents: 0 })).client
+      const none = (yield* identifyWith(owner.token, {})).client
+      for (const client of [guildsOnly, withMessages, zero, none]) yield* nextOfType(client, "GUILD_CREATE")
 
       const posted = yield* api.request("POST", `/channels/${channelId}/messages`, { token: owner.token, body: { content: "hi" } })
       assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
@@ -83,9 +84,12 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
       assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
       // Without GUILD_MESSAGES the message never comes: the rename is next.
       assert.strictEqual((yield* guildsOnly.dispatch).t, "GUILD_UPDATE")
-      const heard = yield* withMessages.dispatch
-      assert.strictEqual(heard.t, "MESSAGE_CREATE")
-      expect(heard.d).toMatchObject({ content: "hi", channel_id: channelId })
+      for (const client of [withMessages, zero, none]) {
+        const heard = yield* client.dispatch
+        assert.strictEqual(heard.t, "MESSAGE_CREATE")
+        expect(heard.d).toMatchObject({ content: "hi", channel_id: channelId })
+      }
+      for (const client of [zero, none]) assert.strictEqual((yield* client.dispatch).t, "GUILD_UPDATE")
 
       // Intents are a non-negative bitfield.
       const bad = yield* connect(yield* gatewayUrl(owner.token))

@@ -20,6 +20,10 @@ describe("message creation decisions", () => {
       assert.strictEqual(channel?.window.find(9000n)?.authorId, "2")
       assert.deepStrictEqual(decision.events.map((e) => e.type), ["MESSAGE_CREATE"])
       expect(decision.events[0]?.data).toMatchObject({ id: "9000", channel_id: "101", guild_id: "100" })
+      // The author's member from the actor's memory (`message.member` in discord.js), without `user`.
+      const member = guild.members.get("2")
+      expect(decision.events[0]?.data).toMatchObject({ member: { roles: member?.roles, joined_at: member?.joined_at } })
+      expect(decision.events[0]?.data).not.toHaveProperty("member.user")
       assert.deepStrictEqual(decision.rows?.map((row) => [row.sink.name, row.key]), [["messages", "9000"]])
     }))
 

@@ -30,6 +30,10 @@ describe("message edit and delete decisions", () => {
       assert.include(decision.next.channelMessages.get("101")?.window.find(BigInt(message.id))?.json ?? "", "second")
       assert.deepStrictEqual(decision.events.map((e) => e.type), ["MESSAGE_UPDATE"])
       expect(decision.events[0]?.data).toMatchObject({ guild_id: "100", content: "second" })
+      // The author's member, as discord.js reads `message.member`; without `user`, which the message's author is.
+      const member = state.members.get("2")
+      expect(decision.events[0]?.data).toMatchObject({ member: { roles: member?.roles, joined_at: member?.joined_at } })
+      expect(decision.events[0]?.data).not.toHaveProperty("member.user")
       const same = yield* edit(state, "2", message.id, { content: "first <@3>" })
       assert.strictEqual(same.next, state)
     }))
@@ -77,7 +81,10 @@ describe("message edit and delete decisions", () => {
       const own = yield* remove(state, "2", message.id)
       assert.deepStrictEqual(own.audit, [])
       assert.isUndefined(own.next.channelMessages.get("101")?.window.find(BigInt(message.id)))
-      assert.deepStrictEqual(own.events, [{ type: "MESSAGE_DELETE", data: { id: message.id, channel_id: "101", guild_id: "100" } }])
+      assert.deepStrictEqual(own.events, [{
+        type: "MESSAGE_DELETE",
+        data: { id: message.id, channel_id: "101", guild_id: "100", content: "bye", author_id: "2" }
+      }])
       const moderated = yield* remove(state, "3", message.id)
       assert.deepStrictEqual(moderated.audit, [{ actionType: 72, targetId: "2", changes: [], options: { channel_id: "101", count: "1" } }])
       assert.strictEqual((yield* Effect.flip(remove(state, "6", message.id))).code, "MISSING_PERMISSIONS")

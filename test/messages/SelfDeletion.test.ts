@@ -13,15 +13,15 @@ const countOf = (databaseUrl: string, authorId: string) =>
     (rows) => Number(rows[0]?.n ?? -1)
   )
 
-/** The MESSAGE_DELETE ids the client receives until it has `n` of them. */
+/** The MESSAGE_DELETE payloads the client receives, by message id, until it has `n` of them. */
 const deletions = (client: GatewayClient, n: number) =>
   Effect.gen(function*() {
-    const ids = new Set<string>()
-    while (ids.size < n) {
+    const byId = new Map<string, Record<string, unknown>>()
+    while (byId.size < n) {
       const frame = yield* client.dispatch
-      if (frame.t === "MESSAGE_DELETE") ids.add(String(dataOf(frame).id))
+      if (frame.t === "MESSAGE_DELETE") byId.set(String(dataOf(frame).id), dataOf(frame))
     }
-    return ids
+    return byId
   })
 
 // Starts 3 seconds after the request, swept every second: long enough to cancel, short enough to wait for.
@@ -79,7 +79,10 @@ layer(TestApi.layerWith({ MESSAGE_DELETION_SWEEP_SECONDS: "1", MESSAGE_DELETION_
       const again = yield* api.request("POST", "/users/@me/messages/delete", { token: leaver.token, body: { password: PASSWORD } })
       assert.strictEqual(again.status, 204, JSON.stringify(again.body))
       const seen = yield* deletions(client, 2).pipe(Effect.timeout("20 seconds"), Effect.orDie)
-      assert.deepStrictEqual([...seen].sort(), [recent[1], recent[2]].sort())
+      assert.deepStrictEqual([...seen.keys()].sort(), [recent[1], recent[2]].sort())
+      // Each says what went and whose it was, as the production service's MESSAGE_DELETE does.
+      expect(seen.get(recent[1] ?? "")).toMatchObject({ content: "two", author_id: leaver.userId, guild_id: second.guildId })
+      expect(seen.get(recent[2] ?? "")).toMatchObject({ content: "three", author_id: leaver.userId })
       const deadline = Date.now() + 20_000
       while ((yield* countOf(api.databaseUrl, leaver.userId)) > 0 && Date.now() < deadline) yield* Effect.sleep("250 millis")
       assert.strictEqual(yield* countOf(api.databaseUrl, leaver.userId), 0)

@@ -63,7 +63,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("OAuth2 ap
       assert.isUndefined((listed.body as ReadonlyArray<Record<string, unknown>>)[0]?.client_secret)
       const alsoListed = yield* api.request("GET", "/users/@me/applications", { token: owner.token })
       expect(alsoListed.body).toMatchObject([{ id }])
-      expectError(yield* api.request("GET", "/applications/@me", { token: owner.token }), 401, "UNAUTHORIZED")
+      expectError(yield* api.request("GET", "/applications/@me", { token: owner.token }), 401, "INVALID_TOKEN")
       const shown = yield* api.request("GET", `/oauth2/applications/${id}/public`)
       expect(shown.body).toMatchObject({ id, name: "Weather Bot!", bot: { id }, scopes: ["identify", "email", "guilds", "connections", "bot"] })
     }))
@@ -145,7 +145,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("OAuth2 ap
       expectError(yield* api.request("GET", "/oauth2/applications/1234567890/public"), 404, "UNKNOWN_APPLICATION")
       expectError(yield* api.request("GET", `/oauth2/applications/${app.id}`), 401, "UNAUTHORIZED")
       // Applications are people's business: a bot manages none.
-      expectError(yield* api.request("POST", "/oauth2/applications", { token: app.botToken, body: { name: "Child" } }), 403, "BOT_USER_AUTH_ENDPOINT_ACCESS_DENIED")
+      expectError(yield* api.request("POST", "/oauth2/applications", { token: app.botToken, body: { name: "Child" } }), 403, "ACCESS_DENIED")
     }))
 
   it.effect("resolves raw tokens as the gateway's IDENTIFY sends them: sessions, and bot tokens with or without `Bot `", () =>

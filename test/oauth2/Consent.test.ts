@@ -101,6 +101,6 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("adding bo
       }
       expectError(yield* consent(owner.token, { client_id: "1234567890", scope: "bot", guild_id: guildId }), 404, "UNKNOWN_APPLICATION")
       expectError(yield* api.request("POST", "/oauth2/authorize/consent", { body: { client_id: app.id, scope: "bot" } }), 401, "UNAUTHORIZED")
-      expectError(yield* consent(app.botToken, { client_id: app.id, scope: "bot", guild_id: guildId }), 403, "BOT_USER_AUTH_ENDPOINT_ACCESS_DENIED")
+      expectError(yield* consent(app.botToken, { client_id: app.id, scope: "bot", guild_id: guildId }), 403, "ACCESS_DENIED")
     }))
 })

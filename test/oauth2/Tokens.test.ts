@@ -63,8 +63,9 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("OAuth2 au
       expect(info.body).toMatchObject({ sub: user.userId, id: user.userId, email: user.email })
       const held = yield* api.request("GET", "/oauth2/@me/authorizations", { token: user.token })
       expect(held.body).toMatchObject([{ application: { id: app.id, name: "Reader" }, scopes: expect.arrayContaining(["identify", "email"]) }])
-      // An access token is not a session: user routes refuse it.
-      expectError(yield* api.request("GET", "/users/@me", { token: bearer }), 401, "UNAUTHORIZED")
+      // An access token reads only the routes made for it (reference/operations.md); a person's own routes refuse it.
+      expect((yield* api.request("GET", "/users/@me", { token: bearer })).body).toMatchObject({ id: user.userId, email: user.email })
+      expectError(yield* api.request("GET", "/users/@me/settings", { token: bearer }), 403, "ACCESS_DENIED")
 
       const basic = `Basic ${Buffer.from(`${app.id}:${app.clientSecret}`).toString("base64")}`
       const refreshed = yield* api.request("POST", "/oauth2/token", {

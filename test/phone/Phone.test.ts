@@ -66,6 +66,9 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const stored = yield* storedPhone(me.userId)
       assert.strictEqual(stored?.phone, phone)
       assert.ok(stored?.phone_verified_at instanceof Date)
+      // The account's own view shows the number it has (it answered null whatever the account held).
+      const withPhone = yield* api.request("GET", "/users/@me", { token: me.token })
+      expect(withPhone.body).toMatchObject({ phone, has_verified_phone: true })
 
       const twice = yield* post(me.token, "", { phone_token: phoneToken }, { [SUDO_HEADER]: sudo })
       assert.strictEqual(twice.status, 400)
@@ -83,6 +86,8 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const removed = yield* api.request("DELETE", "/users/@me/phone", { token: me.token, body: { password: PASSWORD } })
       assert.strictEqual(removed.status, 204, JSON.stringify(removed.body))
       expect(yield* storedPhone(me.userId)).toMatchObject({ phone: null, phone_verified_at: null })
+      const withoutPhone = yield* api.request("GET", "/users/@me", { token: me.token })
+      expect(withoutPhone.body).toMatchObject({ phone: null, has_verified_phone: false })
       const free = yield* post(them.token, "/send-verification", { phone })
       assert.strictEqual(free.status, 200, JSON.stringify(free.body))
       yield* textedCode(phone)

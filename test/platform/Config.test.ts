@@ -32,4 +32,20 @@ describe("settings", () => {
       assert.include(failure(yield* settingsFrom({ SHARD_LOCK_EXPIRATION_SECONDS: "0" })), "SHARD_LOCK_EXPIRATION_SECONDS")
       assert.include(failure(yield* settingsFrom({ REDIS_URL: "redis://127.0.0.1:6379" })), "DATABASE_URL")
     }))
+
+  it.effect("allow browser pages of PUBLIC_URL's origin by default, or of the origins CORS_ORIGINS lists", () =>
+    Effect.gen(function*() {
+      const origins = (env: Record<string, string>) =>
+        Effect.map(settingsFrom(env), (exit) => (Exit.isSuccess(exit) ? exit.value.corsOrigins : failure(exit)))
+      assert.deepStrictEqual(yield* origins({}), ["http://localhost:8080"])
+      assert.deepStrictEqual(yield* origins({ PUBLIC_URL: "https://chat.example.com/app/" }), ["https://chat.example.com"])
+      assert.deepStrictEqual(
+        yield* origins({ CORS_ORIGINS: "https://App.example.com/, http://127.0.0.1:5173" }),
+        ["https://app.example.com", "http://127.0.0.1:5173"]
+      )
+      assert.deepStrictEqual(yield* origins({ CORS_ORIGINS: "*" }), ["*"])
+      for (const wrong of ["https://app.example.com/path", "app.example.com", "ftp://files.example.com"]) {
+        assert.include(failure(yield* settingsFrom({ CORS_ORIGINS: wrong })), "CORS_ORIGINS", wrong)
+      }
+    }))
 })

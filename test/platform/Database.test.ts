@@ -28,6 +28,7 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   adminBootstrapKey: Option.none(),
   logRequests: false,
   publicUrl: "http://localhost:8080",
+  corsOrigins: ["http://localhost:8080"],
   smtpUrl: Option.none(),
   mailFrom: "test@localhost",
   smsProviderUrl: Option.none(),

@@ -35,7 +35,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("roles ove
       const listed = yield* api.request("GET", `/guilds/${guildId}/roles`, { token: plain.token })
       assert.strictEqual(listed.status, 200)
       expect(listed.body).toMatchObject([
-        { id: modRoleId, name: "moderators", position: 1 },
+        { id: modRoleId, name: "moderators", position: 2 },
         // @everyone's default bits, written out as in test/guilds/Guilds.test.ts.
         { id: lowerRoleId, name: "helpers", position: 1, permissions: "8933636165185" },
         { id: guildId, name: "@everyone", position: 0 }

@@ -30,9 +30,10 @@ it.live("two deployments on one Redis, each under its own key prefix, never answ
 
     // With one shared runner list, a third or so of each deployment's shards belonged to the
     // other, which answered those guilds from its own database: 404.
-    for (const [index, base] of [first, second].entries()) {
-      const statuses = yield* Effect.forEach(guilds[index], (id) =>
-        Effect.map(clusterJson(`${base}/guilds/${id}`, { token: owners[index].token }), (reply) => reply.status), { concurrency: 5 })
-      assert.deepStrictEqual(statuses, guilds[index].map(() => 200))
+    const sides = [{ base: first, owner: owners[0], ids: guilds[0] }, { base: second, owner: owners[1], ids: guilds[1] }]
+    for (const { base, ids, owner } of sides) {
+      const statuses = yield* Effect.forEach(ids, (id) =>
+        Effect.map(clusterJson(`${base}/guilds/${id}`, { token: owner.token }), (reply) => reply.status), { concurrency: 5 })
+      assert.deepStrictEqual(statuses, ids.map(() => 200))
     }
   }), { timeout: 180_000 })

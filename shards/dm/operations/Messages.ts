@@ -110,7 +110,7 @@ export const deleteMessage = write("Delete", Stored, Schema.Null, (s, { stored }
       next: s,
       reply: null,
       persist: deleteMessages(s.id, [message.id]),
-      events: [tell(everyone(s), "MESSAGE_DELETE", { id: message.id, channel_id: s.id })]
+      events: [tell(everyone(s), "MESSAGE_DELETE", { id: message.id, channel_id: s.id, content: message.content, author_id: actorId })]
     }
   }))
 
@@ -130,7 +130,7 @@ export const deleteAttachment = write(
           next: s,
           reply: null,
           persist: deleteMessages(s.id, [after.id]),
-          events: [tell(everyone(s), "MESSAGE_DELETE", { id: after.id, channel_id: s.id })]
+          events: [tell(everyone(s), "MESSAGE_DELETE", { id: after.id, channel_id: s.id, content: before.content, author_id: actorId })]
         }
       }
       return {

@@ -16,7 +16,10 @@ const apply = (granted: bigint, allow: bigint, deny: bigint): bigint => (granted
  * the member's roles combined, the member. A channel in a category carries its
  * own overwrites (copied from the category when created in it or synced with
  * lock_permissions), so the category's are not consulted here. Given `now`,
- * a timed-out member keeps only what a timeout leaves (Timeouts.ts).
+ * a timed-out member keeps only what a timeout leaves (Timeouts.ts). Without
+ * VIEW_CHANNEL a member holds nothing else in the channel either (as Discord
+ * rules): a channel one cannot see takes no invite, reaction, pin or voice
+ * connection, whatever bits the guild level grants.
  */
 export const channelPermissions = (
   state: GuildState,
@@ -43,6 +46,7 @@ export const channelPermissions = (
   granted = apply(granted, roleAllow, roleDeny)
   const own = overwrites.find((o) => o.type === OVERWRITE_MEMBER && o.id === userId)
   if (own !== undefined) granted = apply(granted, BigInt(own.allow), BigInt(own.deny))
+  if ((granted & Permission.VIEW_CHANNEL) === 0n) return 0n
   return now !== undefined && isTimedOut(state, userId, now) ? granted & TIMED_OUT_ALLOWED : granted
 }
 

@@ -11,6 +11,7 @@ import {
 import { canManageRole, outranks } from "./Hierarchy.ts"
 import { EMPTY_PROFILE, type MemberProfile } from "./MemberProfile.ts"
 import type { GuildMember } from "./GuildMember.ts"
+import { isManaged } from "../roles/GuildRole.ts"
 import { ALL_PERMISSIONS, has, Permission } from "../../../src/model/Permissions.ts"
 import { guildPermissions, type GuildState } from "../State.ts"
 import { permissionsAt } from "./Timeouts.ts"
@@ -109,7 +110,12 @@ const invalidity = (
     }
     const before = new Set(member.roles)
     const touched = [...wanted].filter((id) => !before.has(id)).concat(member.roles.filter((id) => !wanted.has(id)))
-    if (touched.some((roleId) => !canManageRole(state, actorId, roleId))) return missingPermissions()
+    // A bot's managed role is its own: no one gives or takes it by hand.
+    const byHand = (roleId: string) => {
+      const role = state.roles.get(roleId)
+      return role !== undefined && !isManaged(role) && canManageRole(state, actorId, role)
+    }
+    if (!touched.every(byHand)) return missingPermissions()
   }
   return undefined
 }

@@ -12,7 +12,12 @@ import type { GuildState } from "../State.ts"
  * (the messages_author index) and hands them in, the decision adds those of
  * the windows, so the windows and the events both stay right.
  */
-export const StoredMessageRef = Schema.Struct({ channelId: Schema.String, id: Schema.String })
+export const StoredMessageRef = Schema.Struct({
+  channelId: Schema.String,
+  id: Schema.String,
+  /** What it says, where its MESSAGE_DELETE carries it (self-service deletion). */
+  content: Schema.optional(Schema.String)
+})
 export type StoredMessageRef = typeof StoredMessageRef.Type
 
 /** The lowest snowflake of `ms` (since the unix epoch): ids at least this were made at `ms` or later. */

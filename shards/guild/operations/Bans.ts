@@ -10,6 +10,7 @@ import { outranks } from "../members/Hierarchy.ts"
 import type { GuildEvent } from "../Definitions.ts"
 import { read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
+import { botRoleRemoval } from "./BotRoles.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
@@ -62,7 +63,8 @@ export const banMember = write(
       }
       const fromId = firstIdAt(context.now - deleteMessageDays * 24 * 3600_000)
       const purged = deleteMessageDays > 0 ? authorMessagesSince(state, target.id, fromId, storedMessages ?? []) : new Map()
-      const next = withoutMessages(withoutMember(withBan(pruned.state, ban), target.id), purged)
+      const botRole = botRoleRemoval(withoutMember(withBan(pruned.state, ban), target.id), context.guildId, target.id)
+      const next = withoutMessages(botRole.next, purged)
       const persist = Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sweepExpired(context.guildId, context.now)
@@ -72,10 +74,11 @@ export const banMember = write(
                      reason = EXCLUDED.reason, banned_at = EXCLUDED.banned_at, expires_at = EXCLUDED.expires_at`
         if (isMember) yield* sql`DELETE FROM guild_members WHERE guild_id = ${context.guildId} AND user_id = ${target.id}`
         if (deleteMessageDays > 0) yield* deleteAuthorMessagesSince(context.guildId, target.id, fromId)
+        yield* botRole.persist
       })
       const events: Array<GuildEvent> = pruned.expired.map((b) => banRemoved(context.guildId, b))
       events.push({ type: "GUILD_BAN_ADD", data: { guild_id: context.guildId, user: target } })
-      if (isMember) events.push({ type: "GUILD_MEMBER_REMOVE", data: { guild_id: context.guildId, user: target } })
+      if (isMember) events.push({ type: "GUILD_MEMBER_REMOVE", data: { guild_id: context.guildId, user: target } }, ...botRole.events)
       events.push(...bulkDeleteEvents(context.guildId, purged))
       return {
         next,

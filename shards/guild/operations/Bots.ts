@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
-import { type GuildRole, roleView } from "../roles/GuildRole.ts"
+import type { GuildRole } from "../roles/GuildRole.ts"
+import { memberView } from "../members/GuildMember.ts"
 import { BadRequest } from "../../../src/model/Errors.ts"
 import { UserPartialResponse } from "../../../src/model/Users.ts"
 import { requirePermission } from "../Access.ts"
@@ -9,24 +10,28 @@ import { write } from "../Definitions.ts"
 import { ALL_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { JOIN_SOURCE_BOT_INVITE } from "../members/JoinSources.ts"
 import { requireGrantable } from "./RoleChecks.ts"
-import { MAX_GUILD_ROLES, newRole } from "./Roles.ts"
-import { insertRole, setMemberRoles } from "./RoleRows.ts"
+import { MAX_GUILD_ROLES, newRole, roleAdded } from "./Roles.ts"
+import { placeNewRole } from "./RoleOrder.ts"
+import { setMemberRoles } from "./RoleRows.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
 
 /** Audit log action types (part C, AuditLogActionType). */
 const BOT_ADD = 28
-const ROLE_CREATE = 30
 
-/** The role a bot gets for the permissions its invitation asked for, named after its application. */
-const botRole = (roleId: string, applicationName: string, permissions: bigint): GuildRole =>
-  newRole(roleId, [...applicationName].slice(0, 100).join(""), permissions)
+/** The bot's managed role, for the permissions its invitation asked for, named after its application. */
+const botRole = (roleId: string, applicationName: string, permissions: bigint, botId: string): GuildRole => ({
+  ...newRole(roleId, [...applicationName].slice(0, 100).join(""), permissions),
+  bot_id: botId
+})
 
 /**
  * POST /oauth2/authorize/consent with the `bot` scope: a member holding
  * MANAGE_GUILD adds the application's bot. Asked-for permissions (which the
- * member must hold, as for any role they grant) come on a new role of the bot's,
- * as `roleId`; none asked, no role. A banned bot or a full guild is refused.
+ * member must hold, as for any role they grant) come on the bot's managed role
+ * (`managed`, `tags.bot_id`), as `roleId`, at the bottom of the list; none
+ * asked, no role, as on Discord. The role leaves with the bot (BotRoles.ts).
+ * A banned bot or a full guild is refused.
  */
 export const addBot = write(
   "AddBot",
@@ -55,35 +60,23 @@ export const addBot = write(
       const member = joined.next.members.get(bot.id)
       if (granted === 0n || member === undefined) return { ...joined, reply: null, audit: [added] }
 
-      const role = botRole(roleId, applicationName, granted)
-      const withRole = { ...member, roles: [role.id] }
-      const next: GuildState = {
-        ...joined.next,
-        roles: new Map([...joined.next.roles, [role.id, role]]),
-        members: joined.next.members.with(bot.id, withRole)
-      }
+      const role = roleAdded(joined.next, context.guildId, placeNewRole(joined.next, context.actorId, botRole(roleId, applicationName, granted, bot.id), undefined))
+      const withRole = { ...member, roles: [roleId] }
       return {
         ...joined,
-        next,
+        next: { ...role.next, members: role.next.members.with(bot.id, withRole) },
         reply: null,
         persist: Effect.gen(function*() {
           yield* joined.persist
-          yield* insertRole(context.guildId, role)
+          yield* role.persist
           yield* setMemberRoles(context.guildId, bot.id, withRole.roles)
         }),
-        audit: [
-          added,
-          {
-            actionType: ROLE_CREATE,
-            targetId: role.id,
-            changes: (["name", "permissions", "color", "hoist", "mentionable"] as const).map((key) => ({ key, new_value: role[key] }))
-          }
-        ],
+        audit: [added, role.audit],
         // In the order they happened: the role, the bot joining, the bot given the role.
         events: [
-          { type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role: roleView(role) } },
+          ...role.events,
           ...joined.events,
-          { type: "GUILD_MEMBER_UPDATE", data: { ...withRole, guild_id: context.guildId } }
+          { type: "GUILD_MEMBER_UPDATE", data: { guild_id: context.guildId, ...memberView(withRole) } }
         ]
       }
     })

@@ -1,11 +1,12 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest, Forbidden, missingPermissions, NotFound, unknown } from "../../../src/model/Errors.ts"
+import { BadRequest, Forbidden, missingPermissions, NotFound } from "../../../src/model/Errors.ts"
 import { GuildInviteMetadataResponse, GuildInviteResponse, MAX_INVITES_PER_GUILD } from "../../../src/model/Invites.ts"
 import { UserPartialResponse } from "../../../src/model/Users.ts"
 import { requireMember, requirePermission } from "../Access.ts"
 import { admit, checkAdmission } from "../members/Admission.ts"
 import { channelPermissions } from "../channels/ChannelPermissions.ts"
+import { managedChannel } from "../channels/ChannelAccess.ts"
 import {
   findInvite,
   type GuildInvite,
@@ -30,18 +31,6 @@ const INVITE_DELETE = 42
 const unknownInvite = () => new NotFound({ code: "UNKNOWN_INVITE", message: "Unknown invite" })
 const disabled = () => new Forbidden({ code: "INVITES_DISABLED", message: "Invites are disabled in this guild" })
 
-const channelOf = (state: GuildState, channelId: string) => {
-  const channel = state.channels.get(channelId)
-  return channel === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(channel)
-}
-
-/** Fails unless `userId` holds `wanted` in the channel (its overwrites included). */
-const requireChannelPermission = (state: GuildState, userId: string, channelId: string, wanted: bigint) =>
-  Effect.gen(function*() {
-    yield* requireMember(state, userId)
-    const channel = yield* channelOf(state, channelId)
-    if (!has(channelPermissions(state, userId, channel), wanted)) return yield* missingPermissions()
-  })
 
 const deleteDead = (guildId: string, codes: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -81,7 +70,7 @@ export const createInvite = write(
   GuildInviteMetadataResponse,
   (state, command, context) =>
     Effect.gen(function*() {
-      yield* requireChannelPermission(state, context.actorId, command.channelId, Permission.CREATE_INSTANT_INVITE)
+      yield* managedChannel(state, context.actorId, command.channelId, Permission.CREATE_INSTANT_INVITE, context.now)
       if (invitesDisabled(state)) return yield* disabled()
       const inviter = state.members.get(context.actorId)?.user ?? null
       const again = command.unique ? undefined : reusableInvite(state, context.actorId, command, context.now)
@@ -136,7 +125,7 @@ export const listChannelInvites = read(
   Schema.Array(GuildInviteMetadataResponse),
   (state, { channelId, now }, viewerId) =>
     Effect.as(
-      requireChannelPermission(state, viewerId, channelId, Permission.MANAGE_CHANNELS),
+      managedChannel(state, viewerId, channelId, Permission.MANAGE_CHANNELS, now),
       liveInvites(state, now, channelId).map((invite) => inviteMetadata(state, invite))
     )
 )

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type GuildMember, memberView } from "../members/GuildMember.ts"
-import { unknown } from "../../../src/model/Errors.ts"
+import { missingPermissions, unknown } from "../../../src/model/Errors.ts"
+import { isManaged } from "../roles/GuildRole.ts"
 import { requirePermission } from "../Access.ts"
 import { isEveryone } from "../members/Hierarchy.ts"
 import { unchanged, write } from "../Definitions.ts"
@@ -24,6 +25,8 @@ const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boo
       if (isEveryone(state, roleId)) return yield* Effect.fail(unknown("ROLE"))
       const role = yield* findRole(state, roleId)
       yield* requireManageable(state, context.actorId, role)
+      // A bot's managed role is its own: no one gives or takes it by hand.
+      if (isManaged(role)) return yield* Effect.fail(missingPermissions())
       if (member.roles.includes(roleId) === adding) return unchanged(state, null)
       const roles = adding ? [...member.roles, roleId] : member.roles.filter((id) => id !== roleId)
       const updated: GuildMember = { ...member, roles }
@@ -42,7 +45,7 @@ const memberRoleChange = (tag: "AddMemberRole" | "RemoveMemberRole", adding: boo
       }
     }))
 
-/** PUT /guilds/{id}/members/{user_id}/roles/{role_id}: MANAGE_ROLES, a role below the actor. */
+/** PUT /guilds/{id}/members/{user_id}/roles/{role_id}: MANAGE_ROLES, a role below the actor, not a bot's managed role. */
 export const addMemberRole = memberRoleChange("AddMemberRole", true)
 
 /** DELETE /guilds/{id}/members/{user_id}/roles/{role_id}: MANAGE_ROLES, a role below the actor. */

@@ -13,6 +13,7 @@ import { deleteMemberRow, memberRow } from "../members/MemberRows.ts"
 import { type AuditEntry, type Decision, type GuildEvent, read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { guildPermissions, membersPage, type GuildState } from "../State.ts"
+import { botRoleRemoval } from "./BotRoles.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
@@ -105,14 +106,17 @@ const removeEvent = (guildId: string, member: GuildMember): GuildEvent => ({
   data: { guild_id: guildId, user: member.user }
 })
 
-/** `member` leaves the guild (kicked, left, or a temporary membership over): state, row and event. */
-export const memberRemoval = (state: GuildState, guildId: string, member: GuildMember, audit: ReadonlyArray<AuditEntry>): Decision<null> => ({
-  next: withoutMember(state, member.user.id),
-  reply: null,
-  persist: deleteMemberRow(guildId, member.user.id),
-  audit,
-  events: [removeEvent(guildId, member)]
-})
+/** `member` leaves the guild (kicked, left, or a temporary membership over): state, row and event; a bot's role goes too. */
+export const memberRemoval = (state: GuildState, guildId: string, member: GuildMember, audit: ReadonlyArray<AuditEntry>): Decision<null> => {
+  const botRole = botRoleRemoval(withoutMember(state, member.user.id), guildId, member.user.id)
+  return {
+    next: botRole.next,
+    reply: null,
+    persist: Effect.andThen(deleteMemberRow(guildId, member.user.id), botRole.persist),
+    audit,
+    events: [removeEvent(guildId, member), ...botRole.events]
+  }
+}
 
 /** DELETE /guilds/{id}/members/{user_id}: KICK_MEMBERS over a member ranked below; never the owner. */
 export const kickMember = write("KickMember", { targetId: CarriedId.UserId }, Schema.Null, (state, { targetId }, context) =>

@@ -8,6 +8,7 @@ import { deleteMessages, entryOf, updateMessage } from "../messages/MessageRows.
 import { write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { messageEvent, wholeMessageDeleted } from "../messages/MessageEvents.ts"
 
 /**
  * The message without one of its attachments, and whether that leaves it with
@@ -56,8 +57,8 @@ export const deleteAttachment = write(
         audit: [],
         events: [
           gone
-            ? { type: "MESSAGE_DELETE", data: { id: messageId, channel_id: channelId, guild_id: context.guildId } }
-            : { type: "MESSAGE_UPDATE", data: { ...after, guild_id: context.guildId } }
+            ? wholeMessageDeleted(context.guildId, before)
+            : messageEvent("MESSAGE_UPDATE", state, context.guildId, after)
         ]
       }
     })

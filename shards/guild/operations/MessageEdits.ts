@@ -13,6 +13,7 @@ import { unchanged, write } from "../Definitions.ts"
 import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { messageEvent, wholeMessageDeleted } from "../messages/MessageEvents.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const MESSAGE_DELETE = 72
@@ -100,7 +101,7 @@ export const editMessage = write(
         reply: after,
         persist: updateMessage(after),
         audit: [],
-        events: [{ type: "MESSAGE_UPDATE", data: { ...after, guild_id: context.guildId } }]
+        events: [messageEvent("MESSAGE_UPDATE", state, context.guildId, after)]
       }
     })
 )
@@ -129,7 +130,7 @@ export const deleteMessage = write(
           changes: [],
           options: { channel_id: channelId, count: "1" }
         }],
-        events: [{ type: "MESSAGE_DELETE", data: { id: messageId, channel_id: channelId, guild_id: context.guildId } }]
+        events: [wholeMessageDeleted(context.guildId, message)]
       }
     })
 )

@@ -5,6 +5,7 @@ import { sendableChannel } from "../messages/MessageAccess.ts"
 import { checkShape } from "../messages/MessageDraft.ts"
 import { read, write } from "../Definitions.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { messageDeleted } from "../messages/MessageEvents.ts"
 
 /**
  * The guild side of the durable message jobs (src/messages/ScheduledMessages*,
@@ -41,17 +42,21 @@ export const deleteOwnMessages = write(
   (state, { messages }, context) =>
     Effect.sync(() => {
       const byChannel = new Map<string, Set<string>>()
+      const gone: Array<StoredMessageRef> = []
       for (const ref of messages) {
         if (!state.channels.has(ref.channelId)) continue
-        byChannel.set(ref.channelId, (byChannel.get(ref.channelId) ?? new Set<string>()).add(ref.id))
+        const ids = byChannel.get(ref.channelId) ?? new Set<string>()
+        if (ids.has(ref.id)) continue
+        byChannel.set(ref.channelId, ids.add(ref.id))
+        gone.push(ref)
       }
       return {
         next: withoutMessages(state, byChannel),
         reply: null,
         persist: deleteAuthorMessages(context.guildId, context.actorId, messages.map((m) => m.id)),
         audit: [],
-        events: [...byChannel].flatMap(([channelId, ids]) =>
-          [...ids].map((id) => ({ type: "MESSAGE_DELETE", data: { id, channel_id: channelId, guild_id: context.guildId } }))
+        events: gone.map((ref) =>
+          messageDeleted(context.guildId, { id: ref.id, channel_id: ref.channelId, author_id: context.actorId, content: ref.content })
         )
       }
     })

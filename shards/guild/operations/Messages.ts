@@ -26,6 +26,7 @@ import { has, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
 import { memberView } from "../members/GuildMember.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { messageEvent } from "../messages/MessageEvents.ts"
 
 /** A resend with the same nonce within this long answers the message it made. */
 const NONCE_TTL_MS = 5 * 60_000
@@ -162,7 +163,7 @@ export const createMessage = write(
         replyJson: entry.json,
         rows: [messageRow(context.guildId, message)],
         audit: [],
-        events: [{ type: "MESSAGE_CREATE", data: { ...message, guild_id: context.guildId } }]
+        events: [messageEvent("MESSAGE_CREATE", state, context.guildId, message)]
       }
     })
 )

@@ -9,6 +9,7 @@ import { read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { setPinned } from "../messages/ReactionRows.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { messageEvent } from "../messages/MessageEvents.ts"
 
 /** Pinned messages a channel holds at most. */
 export const MAX_PINS = 250
@@ -69,7 +70,7 @@ const pinWrite = <const Tag extends string>(tag: Tag, pinning: boolean) =>
           options: { channel_id: channelId, message_id: messageId }
         }],
         events: [
-          { type: "MESSAGE_UPDATE", data: { ...after, guild_id: context.guildId } },
+          messageEvent("MESSAGE_UPDATE", state, context.guildId, after),
           {
             type: "CHANNEL_PINS_UPDATE",
             data: { guild_id: context.guildId, channel_id: channelId, last_pin_timestamp: lastPinTimestamp(nextPins) }

@@ -69,6 +69,31 @@ export const reorder = (
   })
 }
 
+/**
+ * A new role in the list: at the bottom (position 1, every other role moving
+ * up one), or at `position` when asked (the roles from there up moving up
+ * one), among the slots of the roles the actor may manage (RoleOrder.reorder).
+ * No two roles share a position after it, so a new role never ties with a
+ * bot's role. The new role as placed, and the others whose position changed.
+ */
+export const placeNewRole = (
+  state: GuildState,
+  actorId: string,
+  role: GuildRole,
+  position: number | undefined
+): { readonly role: GuildRole; readonly moved: ReadonlyArray<GuildRole> } => {
+  const ordered = [...[...state.roles.values()].filter((r) => !isEveryone(state, r.id)).sort(compareRoles), role]
+  const renumbered = ordered.map((r, i) => ({ ...r, position: ordered.length - i }))
+  const atBottom: GuildState = { ...state, roles: new Map([...state.roles, ...renumbered.map((r): [string, GuildRole] => [r.id, r])]) }
+  // Asked just above the role now at `position`, it takes that position and that role moves up.
+  const asked = position === undefined ? [] : reorder(atBottom, actorId, new Map([[role.id, position + 0.5]]))
+  const placed = new Map([...renumbered, ...asked].map((r): [string, GuildRole] => [r.id, r]))
+  return {
+    role: placed.get(role.id) ?? role,
+    moved: [...placed.values()].filter((r) => r.id !== role.id && state.roles.get(r.id)?.position !== r.position)
+  }
+}
+
 /** PATCH /guilds/{id}/roles: MANAGE_ROLES; only roles below the actor may move. */
 export const updateRolePositions = write(
   "UpdateRolePositions",

@@ -6,9 +6,9 @@ import type { GuildRole } from "../roles/GuildRole.ts"
 
 export const insertRole = (guildId: string, role: GuildRole) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`INSERT INTO guild_roles (id, guild_id, name, permissions, position, color, hoist, mentionable, hoist_position, unicode_emoji)
+    sql`INSERT INTO guild_roles (id, guild_id, name, permissions, position, color, hoist, mentionable, hoist_position, unicode_emoji, bot_id)
         VALUES (${role.id}, ${guildId}, ${role.name}, ${role.permissions}, ${role.position}, ${role.color}, ${role.hoist},
-                ${role.mentionable}, ${role.hoist_position ?? null}, ${role.unicode_emoji ?? null})`).pipe(Effect.asVoid)
+                ${role.mentionable}, ${role.hoist_position ?? null}, ${role.unicode_emoji ?? null}, ${role.bot_id ?? null})`).pipe(Effect.asVoid)
 
 export const updateRoles = (roles: ReadonlyArray<GuildRole>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

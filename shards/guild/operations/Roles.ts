@@ -1,17 +1,17 @@
 import { Effect, Schema } from "effect"
 import { GuildRoleResponse } from "../../../src/model/Guilds.ts"
-import { BadRequest, unknown } from "../../../src/model/Errors.ts"
-import { GuildRoleCreateRequest, GuildRoleUpdateRequest, permissionBits } from "../../../src/model/Roles.ts"
+import { BadRequest, missingPermissions, unknown } from "../../../src/model/Errors.ts"
+import { GuildRoleCreateRequest, GuildRoleUpdateRequest, permissionBits, requestedColor } from "../../../src/model/Roles.ts"
 import { changesOf, requireMember, requirePermission } from "../Access.ts"
 import { compareRoles, isEveryone } from "../members/Hierarchy.ts"
 import { memberView } from "../members/GuildMember.ts"
 import { read, write } from "../Definitions.ts"
 import { ALL_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import type { GuildState } from "../State.ts"
-import { type GuildRole, roleView } from "../roles/GuildRole.ts"
+import { type GuildRole, isManaged, roleView } from "../roles/GuildRole.ts"
 import { findRole, requireGrantable, requireManageable } from "./RoleChecks.ts"
 import { memberRoleReads, memberRoleWrites } from "./MemberRoles.ts"
-import { roleOrderWrites } from "./RoleOrder.ts"
+import { placeNewRole, roleOrderWrites } from "./RoleOrder.ts"
 import { deleteRole as deleteRoleRow, insertRole, updateRoles } from "./RoleRows.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
@@ -54,7 +54,25 @@ export const newRole = (id: string, name: string, permissions: bigint, color = 0
   unicode_emoji: null
 })
 
-/** POST /guilds/{id}/roles: MANAGE_ROLES; the new role sits at position 1, below every other role. */
+/**
+ * A new role joins the guild: placed (RoleOrder.ts) with the roles it moved,
+ * announced as created and each moved role as updated. `audit` records it.
+ */
+export const roleAdded = (state: GuildState, guildId: string, placed: { readonly role: GuildRole; readonly moved: ReadonlyArray<GuildRole> }) => ({
+  next: { ...state, roles: new Map([...state.roles, ...[placed.role, ...placed.moved].map((r): [string, GuildRole] => [r.id, r])]) },
+  persist: Effect.andThen(insertRole(guildId, placed.role), updateRoles(placed.moved)),
+  audit: {
+    actionType: ROLE_CREATE,
+    targetId: placed.role.id,
+    changes: Object.entries(auditFields(placed.role)).map(([key, value]) => ({ key, new_value: value }))
+  },
+  events: [
+    { type: "GUILD_ROLE_CREATE", data: { guild_id: guildId, role: roleView(placed.role) } },
+    ...placed.moved.map((role) => ({ type: "GUILD_ROLE_UPDATE", data: { guild_id: guildId, role: roleView(role) } }))
+  ]
+})
+
+/** POST /guilds/{id}/roles: MANAGE_ROLES; the new role sits at the bottom, or at the position asked below the actor. */
 export const createRole = write(
   "CreateRole",
   { roleId: CarriedId.RoleId, request: GuildRoleCreateRequest },
@@ -70,18 +88,16 @@ export const createRole = write(
         ? BigInt(everyonePermissions)
         : permissionBits(request.permissions) & ALL_PERMISSIONS
       yield* requireGrantable(state, context.actorId, permissions)
-      const role = newRole(roleId, request.name, permissions, request.color ?? 0)
-      return {
-        next: withRole(state, role),
-        reply: roleView(role),
-        persist: insertRole(context.guildId, role),
-        audit: [{
-          actionType: ROLE_CREATE,
-          targetId: role.id,
-          changes: Object.entries(auditFields(role)).map(([key, value]) => ({ key, new_value: value }))
-        }],
-        events: [{ type: "GUILD_ROLE_CREATE", data: { guild_id: context.guildId, role: roleView(role) } }]
+      const made: GuildRole = {
+        ...newRole(roleId, request.name, permissions, requestedColor(request) ?? 0),
+        hoist: request.hoist ?? false,
+        mentionable: request.mentionable ?? false,
+        hoist_position: request.hoist_position ?? null,
+        unicode_emoji: request.unicode_emoji ?? null
       }
+      const placed = placeNewRole(state, context.actorId, made, request.position)
+      const added = roleAdded(state, context.guildId, placed)
+      return { ...added, reply: roleView(placed.role), audit: [added.audit] }
     })
 )
 
@@ -95,12 +111,14 @@ export const updateRole = write(
       yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
       const role = yield* findRole(state, roleId)
       yield* requireManageable(state, context.actorId, role)
-      const { permissions: requested, ...rest } = request
+      const { permissions: requested, color: _color, colors: _colors, ...rest } = request
+      const color = requestedColor(request)
       const permissions = requested === undefined ? undefined : permissionBits(requested) & ALL_PERMISSIONS
       if (permissions !== undefined) yield* requireGrantable(state, context.actorId, permissions)
       const everyone = isEveryone(state, roleId)
       const patch = {
-        ...(everyone ? { color: rest.color } : rest),
+        color,
+        ...(everyone ? {} : rest),
         ...(permissions === undefined ? {} : { permissions: permissions.toString() })
       }
       const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
@@ -119,13 +137,15 @@ export const updateRole = write(
     })
 )
 
-/** DELETE /guilds/{id}/roles/{role_id}: MANAGE_ROLES, below the actor; every member loses it. @everyone is not deletable. */
+/** DELETE /guilds/{id}/roles/{role_id}: MANAGE_ROLES, below the actor; every member loses it. @everyone and a bot's managed role are not deletable. */
 export const deleteRole = write("DeleteRole", { roleId: CarriedId.RoleId }, Schema.Null, (state, { roleId }, context) =>
   Effect.gen(function*() {
     yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
     if (isEveryone(state, roleId)) return yield* Effect.fail(unknown("ROLE"))
     const role = yield* findRole(state, roleId)
     yield* requireManageable(state, context.actorId, role)
+    // A bot's role leaves with the bot, not by hand.
+    if (isManaged(role)) return yield* Effect.fail(missingPermissions())
     const roles = new Map(state.roles)
     roles.delete(roleId)
     const holders = [...state.members.values()].filter((m) => m.roles.includes(roleId))

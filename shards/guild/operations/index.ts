@@ -16,6 +16,7 @@ import { messageReads } from "./MessageReads.ts"
 import { reactionReads, reactionWrites } from "./Reactions.ts"
 import { pinReads, pinWrites } from "./Pins.ts"
 import { gatewayMemberReads } from "./GatewayMembers.ts"
+import { gatewayGuildReads } from "./GatewayGuild.ts"
 import { messageAckWrites } from "./MessageAcks.ts"
 import { messageVisibilityReads } from "./MessageVisibility.ts"
 import { messageUploadReads } from "./MessageUploads.ts"
@@ -60,6 +61,7 @@ export const reads = [
   ...bansReads,
   ...invitesReads,
   ...gatewayMemberReads,
+  ...gatewayGuildReads,
   ...messageReads,
   ...reactionReads,
   ...pinReads,

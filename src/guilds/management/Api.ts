@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SudoFields } from "../../auth/Sudo.ts"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOrBot } from "../../http/Authentication.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../../ratelimit/RateLimit.ts"
@@ -43,33 +43,33 @@ export class GuildManagementApi extends HttpApiGroup.make("guildManagement").add
     payload: GuildTransferOwnershipRequest,
     success: GuildResponse,
     error: ApiErrors
-  }).annotate(RateLimitBucket, proofBucket("transferOwnership")).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, proofBucket("transferOwnership")).middleware(RateLimit),
   HttpApiEndpoint.post("delete", "/guilds/:guild_id/delete", {
     params: GuildPath,
     payload: GuildDeleteRequest,
     error: ApiErrors
-  }).annotate(RateLimitBucket, proofBucket("delete")).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, proofBucket("delete")).middleware(RateLimit),
   HttpApiEndpoint.patch("detachedBanner", "/guilds/:guild_id/detached-banner", {
     params: GuildPath,
     payload: EnabledToggleRequest,
     success: GuildResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.patch("flexibleNames", "/guilds/:guild_id/text-channel-flexible-names", {
     params: GuildPath,
     payload: EnabledToggleRequest,
     success: GuildResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.get("vanityUrl", "/guilds/:guild_id/vanity-url", {
     params: GuildPath,
     success: GuildVanityURLResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.patch("updateVanityUrl", "/guilds/:guild_id/vanity-url", {
     params: GuildPath,
     payload: GuildVanityURLUpdateRequest,
     success: GuildVanityURLUpdateResponse,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { BadRequest, invalidField } from "../../model/Errors.ts"
 import { contentTypeFor, isAudio } from "./Types.ts"
 import type { MessageCreateRequest } from "../../model/MessageRequests.ts"
+import { unstorableInJson } from "../../http/StorableInput.ts"
 import { MessageFlag } from "../../model/Messages.ts"
 import type { StagedFile } from "./Uploads.ts"
 
@@ -112,10 +113,17 @@ export const checkVoiceMessage = (
     }
   })
 
-/** A multipart body whose `payload_json` is missing or not JSON. */
+/**
+ * A multipart body's `payload_json`, refused when missing, not JSON, or
+ * carrying text that cannot be stored (checked as every JSON body is, at the edge).
+ */
 export const payloadJsonOf = (json: string | undefined): Effect.Effect<unknown, BadRequest> => {
   if (json === undefined) {
     return Effect.fail(invalidField("payload_json", "PAYLOAD_JSON_REQUIRED_FOR_MULTIPART", "A multipart create carries payload_json"))
+  }
+  const unstorable = unstorableInJson(json)
+  if (unstorable.length > 0) {
+    return Effect.fail(new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: unstorable }))
   }
   try {
     return Effect.succeed(JSON.parse(json))

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOrBot } from "../../http/Authentication.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { IsoTimestamp } from "../../model/MessageRequests.ts"
 import { MessageResponse } from "../../model/Messages.ts"
@@ -25,8 +25,8 @@ export class PinsApi extends HttpApiGroup.make("pins").add(
     query: { limit: Schema.optional(PinLimit), before: Schema.optional(IsoTimestamp) },
     success: ChannelPinsResponse,
     error: ApiErrors
-  }),
-  HttpApiEndpoint.put("pin", "/channels/:channel_id/pins/:message_id", { params: MessagePath, error: ApiErrors }),
-  HttpApiEndpoint.delete("unpin", "/channels/:channel_id/pins/:message_id", { params: MessagePath, error: ApiErrors }),
-  HttpApiEndpoint.post("ack", "/channels/:channel_id/pins/ack", { params: ChannelPath, error: ApiErrors })
+  }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.put("pin", "/channels/:channel_id/pins/:message_id", { params: MessagePath, error: ApiErrors }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.delete("unpin", "/channels/:channel_id/pins/:message_id", { params: MessagePath, error: ApiErrors }).annotate(Credentials, userOrBot),
+  HttpApiEndpoint.post("ack", "/channels/:channel_id/pins/ack", { params: ChannelPath, error: ApiErrors }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOrBot } from "../../http/Authentication.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../../ratelimit/RateLimit.ts"
@@ -34,35 +34,35 @@ export class ReactionsApi extends HttpApiGroup.make("reactions").add(
     params: emojiPath,
     query: sessionQuery,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, bucket).middleware(RateLimit),
   HttpApiEndpoint.delete("removeOwn", "/channels/:channel_id/messages/:message_id/reactions/:emoji/@me", {
     params: emojiPath,
     query: sessionQuery,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, bucket).middleware(RateLimit),
   HttpApiEndpoint.delete("removeUser", "/channels/:channel_id/messages/:message_id/reactions/:emoji/:target_id", {
     params: { ...emojiPath, ...TargetUserPath },
     query: sessionQuery,
     error: ApiErrors
-  }).annotate(RateLimitBucket, bucket).middleware(RateLimit),
+  }).annotate(Credentials, userOrBot).annotate(RateLimitBucket, bucket).middleware(RateLimit),
   HttpApiEndpoint.delete("removeEmoji", "/channels/:channel_id/messages/:message_id/reactions/:emoji", {
     params: emojiPath,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.delete("removeAll", "/channels/:channel_id/messages/:message_id/reactions", {
     params: MessagePath,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.get("users", "/channels/:channel_id/messages/:message_id/reactions/:emoji", {
     params: emojiPath,
     query: usersQuery,
     success: Schema.Array(UserPartialResponse),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOrBot),
   HttpApiEndpoint.get("usersPage", "/channels/:channel_id/messages/:message_id/reactions/:emoji/users", {
     params: emojiPath,
     query: usersQuery,
     success: ReactionUsersPage,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOrBot)
 ).middleware(UserAuthentication) {}

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../../http/Authentication.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { MessageResponse } from "../../model/Messages.ts"
@@ -31,7 +31,7 @@ export const GuildsFilter = Schema.Union([
 
 /** A user's read states and the messages that mention them. */
 export class ReadStatesApi extends HttpApiGroup.make("readStates").add(
-  HttpApiEndpoint.post("ackBulk", "/read-states/ack-bulk", { payload: ReadStateAckBulkRequest, error: ApiErrors }),
+  HttpApiEndpoint.post("ackBulk", "/read-states/ack-bulk", { payload: ReadStateAckBulkRequest, error: ApiErrors }).annotate(Credentials, userOnly),
   HttpApiEndpoint.get("mentions", "/users/@me/mentions", {
     query: {
       limit: Schema.optional(MentionLimit),
@@ -42,9 +42,9 @@ export class ReadStatesApi extends HttpApiGroup.make("readStates").add(
     },
     success: Schema.Array(MessageResponse),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   HttpApiEndpoint.delete("dismissMention", "/users/@me/mentions/:message_id", {
     params: OwnMessagePath,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOnly)
 ).middleware(UserAuthentication) {}

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../../http/Authentication.ts"
 import { ChannelId, MessageId } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { MentionLimit } from "../readStates/Api.ts"
@@ -28,10 +28,10 @@ export class SavedMessagesApi extends HttpApiGroup.make("savedMessages").add(
     query: { limit: Schema.optional(MentionLimit) },
     success: Schema.Array(SavedMessageEntryResponse),
     error: ApiErrors
-  }),
-  HttpApiEndpoint.post("save", "/users/@me/saved-messages", { payload: SaveMessageRequest, error: ApiErrors }),
+  }).annotate(Credentials, userOnly),
+  HttpApiEndpoint.post("save", "/users/@me/saved-messages", { payload: SaveMessageRequest, error: ApiErrors }).annotate(Credentials, userOnly),
   HttpApiEndpoint.delete("unsave", "/users/@me/saved-messages/:message_id", {
     params: OwnMessagePath,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOnly)
 ).middleware(UserAuthentication) {}

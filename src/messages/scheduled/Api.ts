@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../../http/Authentication.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { ScheduledMessageRequest, ScheduledMessageResponse } from "./Schemas.ts"
@@ -15,24 +15,24 @@ export class ScheduledMessagesApi extends HttpApiGroup.make("scheduledMessages")
     payload: ScheduledMessageRequest,
     success: ScheduledMessageResponse.pipe(HttpApiSchema.status(201)),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   HttpApiEndpoint.get("list", "/users/@me/scheduled-messages", {
     success: Schema.Array(ScheduledMessageResponse),
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   HttpApiEndpoint.get("get", "/users/@me/scheduled-messages/:scheduled_message_id", {
     params: scheduledPath,
     success: ScheduledMessageResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   HttpApiEndpoint.patch("update", "/users/@me/scheduled-messages/:scheduled_message_id", {
     params: scheduledPath,
     payload: ScheduledMessageRequest,
     success: ScheduledMessageResponse,
     error: ApiErrors
-  }),
+  }).annotate(Credentials, userOnly),
   HttpApiEndpoint.delete("delete", "/users/@me/scheduled-messages/:scheduled_message_id", {
     params: scheduledPath,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOnly)
 ).middleware(UserAuthentication) {}

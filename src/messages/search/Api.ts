@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ChannelResponse } from "../../model/Guilds.ts"
-import { UserAuthentication } from "../../http/Authentication.ts"
+import { Credentials, UserAuthentication, userOnly } from "../../http/Authentication.ts"
 import { BoundedText } from "../../model/Common.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
@@ -88,5 +88,5 @@ export class SearchApi extends HttpApiGroup.make("messageSearch").add(
     payload: SearchMessagesRequest,
     success: MessageSearchResponse,
     error: ApiErrors
-  })
+  }).annotate(Credentials, userOnly)
 ).middleware(UserAuthentication) {}

@@ -35,6 +35,14 @@ describe("channel permissions", () => {
     assert.isFalse(canView(state, "9", channel("201", [])))
   })
 
+  it("leaves nothing in a channel without VIEW_CHANNEL, whatever else the guild level or an overwrite grants", () => {
+    const hidden = channel("200", [overwrite("100", 0, Permission.CREATE_INSTANT_INVITE, V)])
+    assert.strictEqual(channelPermissions(state, "2", hidden), 0n)
+    assert.strictEqual(channelPermissions(state, "4", hidden, Date.parse("2026-06-01T00:00:00Z")), 0n)
+    assert.strictEqual(channelPermissions(state, "1", hidden), ALL_PERMISSIONS)
+    assert.strictEqual(channelPermissions(state, "3", hidden), ALL_PERMISSIONS)
+  })
+
   it("starts from the guild base: @everyone OR member roles", () => {
     assert.strictEqual(channelPermissions(state, "2", channel("200", [])), DEFAULT_EVERYONE_PERMISSIONS | Permission.MANAGE_MESSAGES)
     assert.strictEqual(channelPermissions(state, "4", channel("200", [])), DEFAULT_EVERYONE_PERMISSIONS)

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import { gatewayGuildCreate } from "../../../shards/guild/operations/GatewayGuild.ts"
 import * as Members from "../../../shards/guild/operations/Members.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import * as Reads from "../../../shards/guild/Reads.ts"
@@ -52,6 +53,30 @@ describe("guild reads", () => {
       // Across processes the same answer travels as JSON.
       const json = yield* Members.listMembers.answer(withMember(base, "2"), { _tag: "ListMembers", limit: 1 }, "1")
       assert.deepStrictEqual(JSON.parse(json).map((m: { user: { id: string } }) => m.user.id), ["1"])
+    }))
+
+  it.effect("GUILD_CREATE for a member: their view, available, their own member, emojis and stickers; large from 250 members", () =>
+    Effect.gen(function*() {
+      const emoji = { id: "300", name: "wave", animated: false, mediaHash: "h", creator: user("1") }
+      const sticker = { id: "301", name: "cat", description: "a cat", tags: ["cat"], animated: false, mediaHash: "h", creator: user("1") }
+      const state: GuildState = { ...withMember(base, "2"), emojis: new Map([["300", emoji]]), stickers: new Map([["301", sticker]]) }
+      const create = (s: GuildState, viewer: string) => gatewayGuildCreate.run(s, gatewayGuildCreate.query.make({}), viewer)
+      const data = JSON.parse(yield* create(state, "2"))
+      assert.deepStrictEqual(data, {
+        ...JSON.parse(yield* Reads.view("2")(state)),
+        unavailable: false,
+        joined_at: "2026-01-02T00:00:00.000Z",
+        large: false,
+        members: [{ user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }],
+        emojis: [{ id: "300", name: "wave", animated: false, nsfw: false }],
+        stickers: [{ id: "301", name: "cat", description: "a cat", tags: ["cat"], animated: false, nsfw: false }]
+      })
+      assert.strictEqual((yield* Effect.flip(create(state, "9"))).code, "MISSING_ACCESS")
+
+      let crowded = base
+      for (let i = 2; i <= 250; i++) crowded = withMember(crowded, String(i))
+      assert.isTrue(JSON.parse(yield* create(crowded, "1")).large)
+      assert.isFalse(JSON.parse(yield* create(withMember(base, "2"), "1")).large)
     }))
 
   it.effect("show each member only the channels they can see", () =>

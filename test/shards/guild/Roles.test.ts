@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as MemberRoles from "../../../shards/guild/operations/MemberRoles.ts"
+import * as Members from "../../../shards/guild/operations/Members.ts"
 import * as RoleOrder from "../../../shards/guild/operations/RoleOrder.ts"
 import * as Roles from "../../../shards/guild/operations/Roles.ts"
 import type { WriteContext } from "../../../shards/guild/Definitions.ts"
@@ -33,11 +34,24 @@ describe("role operations", () => {
       const command = Roles.createRole.command.make({ roleId: CarriedId.RoleId.make("20"), request: { name: "helpers", color: 255, permissions: "2048" } })
       const decision = yield* Roles.createRole.decide(state, command, context("2"))
       assert.deepStrictEqual(decision.reply, {
-        id: "20", name: "helpers", color: 255, position: 1, hoist_position: null, permissions: "2048", hoist: false, mentionable: false, unicode_emoji: null
+        id: "20",
+        name: "helpers",
+        color: 255,
+        colors: { primary_color: 255, secondary_color: null, tertiary_color: null },
+        position: 1,
+        hoist_position: null,
+        permissions: "2048",
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        unicode_emoji: null
       })
       assert.strictEqual(decision.next.roles.get("20")?.name, "helpers")
       assert.strictEqual(decision.audit[0]?.actionType, 30)
       assert.strictEqual(decision.events[0]?.type, "GUILD_ROLE_CREATE")
+      // The roles above it moved up one: no two roles share a position.
+      assert.deepStrictEqual([...decision.next.roles.values()].map((r) => [r.id, r.position]), [["100", 0], ["10", 4], ["11", 3], ["12", 2], ["20", 1]])
+      assert.deepStrictEqual(decision.events.slice(1).map((e) => e.type), ["GUILD_ROLE_UPDATE", "GUILD_ROLE_UPDATE", "GUILD_ROLE_UPDATE"])
       const ungrantable = Roles.createRole.command.make({ roleId: CarriedId.RoleId.make("21"), request: { name: "x", permissions: Permission.BAN_MEMBERS.toString() } })
       const refused = yield* Effect.flip(Roles.createRole.decide(state, ungrantable, context("2")))
       assert.strictEqual(refused.code, "MISSING_PERMISSIONS")
@@ -45,6 +59,58 @@ describe("role operations", () => {
       assert.strictEqual(plain.code, "MISSING_PERMISSIONS")
       const stranger = yield* Effect.flip(Roles.createRole.decide(state, command, context("9")))
       assert.strictEqual(stranger.code, "MISSING_ACCESS")
+    }))
+
+  it.effect("create takes what update takes, as both SDKs send it: hoist, mentionable, colors, unicode_emoji, hoist_position, position", () =>
+    Effect.gen(function*() {
+      const command = Roles.createRole.command.make({
+        roleId: CarriedId.RoleId.make("20"),
+        request: {
+          name: "shiny",
+          colors: { primary_color: 0x00ff00, secondary_color: null },
+          hoist: true,
+          mentionable: true,
+          unicode_emoji: "✨",
+          hoist_position: 7,
+          position: 2
+        }
+      })
+      const decision = yield* Roles.createRole.decide(state, command, context("2"))
+      assert.deepInclude(decision.reply, {
+        color: 0x00ff00,
+        colors: { primary_color: 0x00ff00, secondary_color: null, tertiary_color: null },
+        hoist: true,
+        mentionable: true,
+        unicode_emoji: "✨",
+        hoist_position: 7,
+        position: 2
+      })
+      // At the position asked, the role there and those above it moving up; the actor's own role stays the highest.
+      assert.deepStrictEqual([...decision.next.roles.values()].map((r) => [r.id, r.position]), [["100", 0], ["10", 4], ["11", 3], ["12", 1], ["20", 2]])
+      // Not above the actor: asked higher, it takes the highest slot the actor may manage.
+      const higher = Roles.createRole.command.make({ roleId: CarriedId.RoleId.make("21"), request: { name: "up", position: 9 } })
+      const capped = yield* Roles.createRole.decide(state, higher, context("2"))
+      assert.strictEqual(capped.reply.position, 3)
+      assert.strictEqual(capped.next.roles.get("10")?.position, 4)
+
+      // An update takes `colors` too; its primary colour is the role's colour.
+      const recolor = Roles.updateRole.command.make({ roleId: CarriedId.RoleId.make("12"), request: { colors: { primary_color: 9 }, unicode_emoji: "🔥" } })
+      const recolored = yield* Roles.updateRole.decide(state, recolor, context("2"))
+      assert.deepInclude(recolored.reply, { color: 9, unicode_emoji: "🔥" })
+    }))
+
+  it.effect("a bot's managed role leaves with it, announced after the member's removal", () =>
+    Effect.gen(function*() {
+      const withBot: GuildState = {
+        ...state,
+        roles: new Map([...state.roles, ["30", { ...role("30", 4), bot_id: "5" }]]),
+        members: state.members.with(...member("5", ["30"]))
+      }
+      const kick = Members.kickMember.command.make({ targetId: CarriedId.UserId.make("5") })
+      const kicked = yield* Members.kickMember.decide(withBot, kick, context("1"))
+      assert.isFalse(kicked.next.roles.has("30"))
+      assert.deepStrictEqual(kicked.events.map((e) => e.type), ["GUILD_MEMBER_REMOVE", "GUILD_ROLE_DELETE"])
+      assert.deepStrictEqual(kicked.events[1]?.data, { guild_id: "100", role_id: "30" })
     }))
 
   it.effect("refuse the 251st role", () =>

@@ -1,0 +1,85 @@
+import { assert, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { embeddedActorsLayer } from "../../shards/Layers.ts"
+import { DmChannel } from "../../shards/dm/Protocol.ts"
+import { Guild } from "../../shards/guild/Protocol.ts"
+import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
+import { queryAt, scratchDatabase } from "../support/Postgres.ts"
+
+class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}
+
+/**
+ * Writes Postgres refuses for good, driven into the guild actor directly (the HTTP edge
+ * refuses such text before it gets here): each is answered 400 at once and never delivered
+ * again, and the guild goes on answering. A refusal retried would hang the call past the
+ * test's timeout.
+ */
+const Cluster = Layer.unwrap(Effect.gen(function*() {
+  const url = yield* scratchDatabase
+  const settings = { ...(yield* settingsConfig), databaseUrl: Option.some(Redacted.make(url)) }
+  const config = Layer.succeed(AppConfig, settings)
+  return Layer.mergeAll(embeddedActorsLayer(settings), Layer.succeed(DatabaseUrl, url)).pipe(Layer.provide(config))
+}))
+
+const owner = { id: "1", username: "owner", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
+
+layer(Cluster, { timeout: 60_000, excludeTestServices: true })("writes Postgres refuses for good", (it) => {
+  it.effect("a guild creation that cannot commit is answered 400, stored as its final reply, and the guild id stays usable", () =>
+    Effect.gen(function*() {
+      const url = yield* DatabaseUrl
+      yield* queryAt(url, "INSERT INTO users (id, username, discriminator) VALUES (1, 'owner', '0001') ON CONFLICT DO NOTHING")
+      const guild = (yield* Guild.client)("800")
+      const refused = yield* Effect.flip(guild.Create({ operationId: "create-800-nul", channelId: "801", owner, name: "a\u0000b", icon: null }))
+      expect(refused).toMatchObject({ _tag: "BadRequest", code: "INVALID_FORM_BODY" })
+      // The engine stored the refusal as the message's reply: nothing is left to deliver again.
+      const unprocessed = yield* queryAt(url, "SELECT count(*)::int AS n FROM cluster_messages WHERE NOT processed")
+      assert.deepStrictEqual(unprocessed, [{ n: 0 }])
+      const again = yield* Effect.flip(guild.Create({ operationId: "create-800-nul", channelId: "801", owner, name: "a\u0000b", icon: null }))
+      expect(again).toMatchObject({ _tag: "BadRequest", code: "INVALID_FORM_BODY" })
+
+      const created = yield* guild.Create({ operationId: "create-800", channelId: "801", owner, name: "Fine", icon: null })
+      assert.strictEqual(created.name, "Fine")
+      const view = JSON.parse(yield* guild.View({ userId: "1" })) as { name: string }
+      assert.strictEqual(view.name, "Fine")
+    }))
+
+  it.effect("a write with text Postgres cannot store is answered 400 at once; the guild answers the next read and write", () =>
+    Effect.gen(function*() {
+      const url = yield* DatabaseUrl
+      yield* queryAt(url, "INSERT INTO users (id, username, discriminator) VALUES (1, 'owner', '0001') ON CONFLICT DO NOTHING")
+      const guild = (yield* Guild.client)("810")
+      yield* guild.Create({ operationId: "create-810", channelId: "811", owner, name: "Second", icon: null })
+      const rename = (operationId: string, name: string) =>
+        guild.Write({ operationId, actorId: "1", reason: null, now: Date.now(), command: { _tag: "UpdateGuild", patch: { name } } })
+      const refused = yield* Effect.flip(rename("9801", "x\u0000y"))
+      expect(refused).toMatchObject({ _tag: "BadRequest", code: "INVALID_FORM_BODY" })
+      // Refused alongside others in one batch, it takes none of them with it.
+      const [named, alsoRefused] = yield* Effect.all([
+        rename("9802", "Renamed"),
+        Effect.flip(rename("9803", "y\u0000z"))
+      ], { concurrency: "unbounded" })
+      expect(alsoRefused).toMatchObject({ _tag: "BadRequest", code: "INVALID_FORM_BODY" })
+      assert.strictEqual(JSON.parse(named).name, "Renamed")
+      const view = JSON.parse(yield* guild.View({ userId: "1" })) as { name: string }
+      assert.strictEqual(view.name, "Renamed")
+      const rows = yield* queryAt(url, "SELECT name FROM guilds WHERE id = 810")
+      assert.deepStrictEqual(rows, [{ name: "Renamed" }])
+    }))
+
+  it.effect("the DM channel actor, on the same write path, answers such a write 400 and goes on answering", () =>
+    Effect.gen(function*() {
+      const url = yield* DatabaseUrl
+      yield* queryAt(url, "INSERT INTO users (id, username, discriminator) VALUES (1, 'owner', '0001') ON CONFLICT DO NOTHING")
+      yield* queryAt(url, "INSERT INTO channels (id, type, name) VALUES (900, 3, 'Group')")
+      yield* queryAt(url, "INSERT INTO dm_channels (channel_id, owner_id) VALUES (900, 1)")
+      yield* queryAt(url, "INSERT INTO dm_recipients (channel_id, user_id) VALUES (900, 1)")
+      const channel = (yield* DmChannel.client)("900")
+      const rename = (operationId: string, name: string) =>
+        channel.Write({ operationId, actorId: "1", now: Date.now(), command: { _tag: "UpdateGroup", patch: { name } } })
+      const refused = yield* Effect.flip(rename("9901", "x\u0000y"))
+      expect(refused).toMatchObject({ _tag: "BadRequest", code: "INVALID_FORM_BODY" })
+      assert.strictEqual(JSON.parse(yield* rename("9902", "Renamed")).name, "Renamed")
+      const rows = yield* queryAt(url, "SELECT name FROM channels WHERE id = 900")
+      assert.deepStrictEqual(rows, [{ name: "Renamed" }])
+    }))
+})
