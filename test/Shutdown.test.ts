@@ -3,11 +3,11 @@ import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
 import { readdirSync, readFileSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { resolve } from "node:path"
 import { clusterEnvironment } from "./support/Cluster.ts"
 import { scratchDatabase } from "./support/Postgres.ts"
-import { freePort, ROOT, type Started, startProcess, waitHealthy } from "./support/Processes.ts"
+import { freePort, keepOutput, portFree, ROOT, type Started, startProcess, waitHealthy } from "./support/Processes.ts"
 
 /**
  * A process supervisor stops a service with SIGTERM to the process it started:
@@ -59,16 +59,6 @@ const commandLine = (pid: number) => {
   }
 }
 
-/** Whether a server could listen on 127.0.0.1:`port` now. */
-const portFree = (port: number) =>
-  Effect.promise(() =>
-    new Promise<boolean>((done) => {
-      const server = createServer()
-      server.once("error", () => done(false))
-      server.listen(port, "127.0.0.1", () => server.close(() => done(true)))
-    })
-  )
-
 /** `npm run <script>` with `env`; whatever is left of its process tree is killed when the scope ends. */
 const startNpmScript = (script: "start" | "shard", env: Record<string, string>) =>
   Effect.acquireRelease(
@@ -78,13 +68,7 @@ const startNpmScript = (script: "start" | "shard", env: Record<string, string>) 
         env: { PATH, HOME: process.env.HOME ?? "/tmp", ...env },
         stdio: ["ignore", "pipe", "pipe"]
       })
-      let output = ""
-      const keep = (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-20_000)
-      }
-      child.stdout?.on("data", keep)
-      child.stderr?.on("data", keep)
-      return { child, output: () => output, seen: new Set<number>() }
+      return { ...keepOutput(child), seen: new Set<number>() }
     }),
     ({ child, seen }) =>
       Effect.sync(() => {

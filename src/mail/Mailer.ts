@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
 import { createTransport } from "nodemailer"
 import { AppConfig } from "../platform/Config.ts"
+import { writeOutboxFile } from "../platform/Outbox.ts"
 
 export interface Mail {
   readonly to: string
@@ -39,12 +39,12 @@ export class Mailer extends Context.Service<Mailer, {
       Mailer.of({
         send: Effect.fn("Mailer.send")((mail) =>
           Effect.tryPromise({
-            try: async () => {
-              await Fs.mkdir(directory, { recursive: true })
-              const name = `${new Date().toISOString().replaceAll(":", "-")}-${mail.to.replace(/[^\w.@-]/g, "_")}.txt`
-              const body = `From: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`
-              await Fs.writeFile(Path.join(directory, name), body, { flag: "wx" })
-            },
+            try: () =>
+              writeOutboxFile(
+                directory,
+                mail.to.replace(/[^\w.@-]/g, "_"),
+                `From: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`
+              ),
             catch: (cause) => new MailError({ message: `cannot write to the outbox ${directory}: ${String(cause)}` })
           }))
       }))

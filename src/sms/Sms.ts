@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
 import { AppConfig } from "../platform/Config.ts"
+import { writeOutboxFile } from "../platform/Outbox.ts"
 
 export class SmsError extends Schema.TaggedError<SmsError>()("SmsError", {
   message: Schema.String
@@ -36,11 +36,7 @@ export class Sms extends Context.Service<Sms, {
     Layer.succeed(Sms, Sms.of({
       send: Effect.fn("Sms.send")((to, body) =>
         Effect.tryPromise({
-          try: async () => {
-            await Fs.mkdir(directory, { recursive: true })
-            const name = `${new Date().toISOString().replaceAll(":", "-")}-sms-${to.replace(/[^\d+]/g, "_")}.txt`
-            await Fs.writeFile(Path.join(directory, name), `To: ${to}\n\n${body}\n`, { flag: "wx" })
-          },
+          try: () => writeOutboxFile(directory, `sms-${to.replace(/[^\d+]/g, "_")}`, `To: ${to}\n\n${body}\n`),
           catch: (cause) => new SmsError({ message: `cannot write to the outbox ${directory}: ${String(cause)}` })
         }))
     }))

@@ -1,29 +1,17 @@
 import { assert, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { embeddedActorsLayer } from "../../shards/Layers.ts"
+import { Effect } from "effect"
 import { DmChannel } from "../../shards/dm/Protocol.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
-import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
-import { queryAt, scratchDatabase } from "../support/Postgres.ts"
-
-class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}
+import { queryAt } from "../support/Postgres.ts"
+import { ActorCluster, DatabaseUrl, testOwner as owner } from "../support/ActorCluster.ts"
 
 /**
- * Writes Postgres refuses for good, driven into the guild actor directly (the HTTP edge
- * refuses such text before it gets here): each is answered 400 at once and never delivered
- * again, and the guild goes on answering. A refusal retried would hang the call past the
- * test's timeout.
+ * Writes Postgres refuses for good, driven into the actors directly (the HTTP edge and the
+ * protocol's schemas refuse such text before it gets here): each is answered 400 at once and
+ * never delivered again, and the actor goes on answering. A refusal retried would hang the
+ * call past the test's timeout.
  */
-const Cluster = Layer.unwrap(Effect.gen(function*() {
-  const url = yield* scratchDatabase
-  const settings = { ...(yield* settingsConfig), databaseUrl: Option.some(Redacted.make(url)) }
-  const config = Layer.succeed(AppConfig, settings)
-  return Layer.mergeAll(embeddedActorsLayer(settings), Layer.succeed(DatabaseUrl, url)).pipe(Layer.provide(config))
-}))
-
-const owner = { id: "1", username: "owner", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
-
-layer(Cluster, { timeout: 60_000, excludeTestServices: true })("writes Postgres refuses for good", (it) => {
+layer(ActorCluster, { timeout: 60_000, excludeTestServices: true })("writes Postgres refuses for good", (it) => {
   it.effect("a guild creation that cannot commit is answered 400, stored as its final reply, and the guild id stays usable", () =>
     Effect.gen(function*() {
       const url = yield* DatabaseUrl

@@ -8,6 +8,16 @@ export const ROOT = resolve(import.meta.dirname, "..", "..")
 /** The pinned Node 24, never whatever `node` the PATH has. */
 export const NODE = resolve(ROOT, "node_modules", ".bin", "node")
 
+const bindable = (port: number) =>
+  new Promise<boolean>((done) => {
+    const server = createServer()
+    server.once("error", () => done(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => done(true)))
+  })
+
+/** Whether a server could listen on 127.0.0.1:`port` now. */
+export const portFree = (port: number) => Effect.promise(() => bindable(port))
+
 export const freePort = Effect.promise(() =>
   new Promise<number>((done, fail) => {
     const server = createServer()
@@ -25,6 +35,17 @@ export interface Started {
   readonly output: () => string
 }
 
+/** `child` with the last 20,000 characters of its stdout and stderr, for a failing test to show. */
+export const keepOutput = (child: ChildProcess): Started => {
+  let output = ""
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000)
+  }
+  child.stdout?.on("data", keep)
+  child.stderr?.on("data", keep)
+  return { child, output: () => output }
+}
+
 /** Starts `node <script>` with `env`; killed (SIGKILL after a grace period) when the scope ends. */
 export const startProcess = (script: string, env: Record<string, string>) =>
   Effect.acquireRelease(
@@ -34,13 +55,7 @@ export const startProcess = (script: string, env: Record<string, string>) =>
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
         stdio: ["ignore", "pipe", "pipe"]
       })
-      let output = ""
-      const keep = (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-20_000)
-      }
-      child.stdout?.on("data", keep)
-      child.stderr?.on("data", keep)
-      return { child, output: () => output }
+      return keepOutput(child)
     }),
     ({ child }) => stopProcess(child)
   )

@@ -1,25 +1,12 @@
 import { assert, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { embeddedActorsLayer } from "../../../shards/Layers.ts"
+import { Effect } from "effect"
 import type { WriteCommand } from "../../../shards/guild/operations/index.ts"
 import { Guild } from "../../../shards/guild/Protocol.ts"
-import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"
-import { queryAt, scratchDatabase } from "../../support/Postgres.ts"
+import { queryAt } from "../../support/Postgres.ts"
+import { ActorCluster, DatabaseUrl, testOwner as owner } from "../../support/ActorCluster.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
-class DatabaseUrl extends Context.Service<DatabaseUrl, string>()("test/DatabaseUrl") {}
-
-/** The guild actor on the embedded sharding, against a scratch database: no HTTP in between. */
-const Cluster = Layer.unwrap(Effect.gen(function*() {
-  const url = yield* scratchDatabase
-  const settings = { ...(yield* settingsConfig), databaseUrl: Option.some(Redacted.make(url)) }
-  const config = Layer.succeed(AppConfig, settings)
-  return Layer.mergeAll(embeddedActorsLayer(settings), Layer.succeed(DatabaseUrl, url)).pipe(Layer.provide(config))
-}))
-
-const owner = { id: "1", username: "owner", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
-
-layer(Cluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (it) => {
+layer(ActorCluster, { timeout: 120_000, excludeTestServices: true })("guild actor", (it) => {
   it.effect("a write delivered again answers its first result and does not act twice", () =>
     Effect.gen(function*() {
       const url = yield* DatabaseUrl
