@@ -101,16 +101,25 @@ const waitListening = (port: number, started: Started, seconds = 90) =>
  * SIGTERM to npm, as a supervisor sends it; answers once npm has exited, with the
  * processes that ran under it (recorded first) and the server among them.
  */
-const stopNpm = (started: Started & { seen: Set<number> }, serverScript: string) =>
-  Effect.promise(async () => {
-    const npmPid = started.child.pid ?? 0
-    const tree = descendants(npmPid)
-    for (const pid of tree) started.seen.add(pid)
-    const server = tree.find((pid) => commandLine(pid).includes(serverScript))
-    const exited = once(started.child, "exit")
-    started.child.kill("SIGTERM")
-    await exited
-    return { tree, server }
+/**
+ * SIGTERM to npm, as a supervisor sends it; then `serverScript`'s process must have been
+ * under npm, nothing npm started may still run, and `port` must be free again.
+ */
+const stopNpmAndCheck = (started: Started & { seen: Set<number> }, serverScript: string, port: number) =>
+  Effect.gen(function*() {
+    const { tree, server } = yield* Effect.promise(async () => {
+      const npmPid = started.child.pid ?? 0
+      const tree = descendants(npmPid)
+      for (const pid of tree) started.seen.add(pid)
+      const server = tree.find((pid) => commandLine(pid).includes(serverScript))
+      const exited = once(started.child, "exit")
+      started.child.kill("SIGTERM")
+      await exited
+      return { tree, server }
+    })
+    assert.isDefined(server, `no ${serverScript} process under npm: ${tree.map(commandLine).join(" | ")}`)
+    assert.deepStrictEqual(tree.filter(running).map(commandLine), [])
+    assert.isTrue(yield* portFree(port), `port ${port} is still held`)
   })
 
 describe("a stop by a process supervisor", () => {
@@ -124,10 +133,7 @@ describe("a stop by a process supervisor", () => {
       })
       yield* waitHealthy(`http://127.0.0.1:${port}/_health`, started, 90)
 
-      const { tree, server } = yield* stopNpm(started, "src/main.ts")
-      assert.isDefined(server, `no server process under npm: ${tree.map(commandLine).join(" | ")}`)
-      assert.deepStrictEqual(tree.filter(running).map(commandLine), [])
-      assert.isTrue(yield* portFree(port), `port ${port} is still held`)
+      yield* stopNpmAndCheck(started, "src/main.ts", port)
     }), { timeout: 120_000 })
 
   it.live("SIGTERM to `npm run shard` stops the shard process with it and frees its port", () =>
@@ -137,10 +143,7 @@ describe("a stop by a process supervisor", () => {
       const started = yield* startNpmScript("shard", { ...env, SHARD_PORT: String(port) })
       yield* waitListening(port, started)
 
-      const { tree, server } = yield* stopNpm(started, "shards/main.ts")
-      assert.isDefined(server, `no shard process under npm: ${tree.map(commandLine).join(" | ")}`)
-      assert.deepStrictEqual(tree.filter(running).map(commandLine), [])
-      assert.isTrue(yield* portFree(port), `port ${port} is still held`)
+      yield* stopNpmAndCheck(started, "shards/main.ts", port)
     }), { timeout: 120_000 })
 
   it.live("SIGTERM to `node src/main.ts` (the container's command) ends it by its own shutdown", () =>
