@@ -4,6 +4,9 @@ import type { GuildError } from "./guild/Definitions.ts"
 import type { GuildState } from "./guild/State.ts"
 import type { ActorStopped, CommittedWrite, Delivery } from "./guild/WriteBatches.ts"
 import type { GuildId } from "../src/model/Ids.ts"
+import type * as Batches from "./actors/WriteBatches.ts"
+import type { Executed as UserExecuted, UserContext, UserError } from "./user/Definitions.ts"
+import type { UserState } from "./user/State.ts"
 
 /** One live guild actor: the state it published after its last committed change, and what the stats show. */
 export interface LiveGuild {
@@ -13,6 +16,18 @@ export interface LiveGuild {
   readonly name: string
   readonly icon: string | null
   readonly memberCount: number
+  /** Approximate bytes of the actor's state. */
+  readonly memory: number
+}
+
+/** One live user actor: the state it published after its last committed change. */
+export interface LiveUser {
+  readonly state: UserState
+  /** Queues a write for the actor's next batch, as its Write handler does. */
+  readonly write: (
+    write: Batches.CommittedWrite,
+    delivery: Batches.Delivery<UserState, UserContext, UserExecuted, UserError>
+  ) => Effect.Effect<string, UserError | Batches.ActorStopped>
   /** Approximate bytes of the actor's state. */
   readonly memory: number
 }
@@ -32,7 +47,8 @@ export interface LiveSession {
  */
 export class LiveActors extends Context.Service<LiveActors, {
   readonly guilds: Map<GuildId, LiveGuild>
-  readonly users: Set<string>
+  /** The user actors that hold state in this process; reads here are served from it (src/guilds/Actors.ts). */
+  readonly users: Map<string, LiveUser>
   /** The DM channels whose actor lives here and holds a call in progress (shards/dm/Actor.ts). */
   readonly calls: Set<string>
   /** The gateway sessions this process holds, by id (src/gateway/Registry.ts). */
@@ -42,7 +58,7 @@ export class LiveActors extends Context.Service<LiveActors, {
 }>()("guildhall/LiveActors") {
   static readonly layer = Layer.sync(LiveActors, () => ({
     guilds: new Map<GuildId, LiveGuild>(),
-    users: new Set<string>(),
+    users: new Map<string, LiveUser>(),
     calls: new Set<string>(),
     sessions: new Map<string, LiveSession>(),
     presences: new Set<string>()

@@ -25,6 +25,7 @@ import { Passwords } from "./auth/Passwords.ts"
 import { Sessions } from "./auth/Sessions.ts"
 import { AppConfig, isClusterMode, type Settings } from "./platform/Config.ts"
 import { Actors } from "./guilds/Actors.ts"
+import { UserActors } from "./guilds/UserActors.ts"
 import { GuildsHttp } from "./guilds/Http.ts"
 import { GuildManagementHttp } from "./guilds/management/Http.ts"
 import { AuditLogHttp } from "./auditlog/Http.ts"
@@ -73,9 +74,7 @@ import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/Authenti
 import { serve } from "./http/Server.ts"
 import { UsersHttp } from "./users/Http.ts"
 import { NotesHttp } from "./notes/Http.ts"
-import { services as notesServices } from "./notes/Services.ts"
 import { SettingsHttp } from "./settings/Http.ts"
-import { services as settingsServices } from "./settings/Services.ts"
 import { UsersRepo } from "./users/Repo.ts"
 import { services as usersServices } from "./users/Services.ts"
 
@@ -155,8 +154,6 @@ const requestServices = Layer.mergeAll(
   authServices,
   ssoServices,
   usersServices,
-  settingsServices,
-  notesServices,
   accountServices,
   sessionsServices,
   phoneServices,
@@ -167,6 +164,9 @@ const requestServices = Layer.mergeAll(
   oauth2Services
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
+/** The handles on guild and user actors, which the domain services below HTTP call. */
+const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
+
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
@@ -175,9 +175,9 @@ export const apiLayer = (settings: Settings) => {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),
       Layer.provideMerge(gatewayCluster),
-      Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerRedis("api", true))),
-      Layer.provideMerge(clientSharding(settings)),
       Layer.provideMerge(requestServices),
+      Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerRedis("api", true))),
+      Layer.provideMerge(clientSharding(settings)),
       // Logins, relationships and user changes are told to users' sessions (UserEvents.ts).
       Layer.provideMerge(UserEvents.layerRedis),
       Layer.provideMerge(LiveActors.layer),
@@ -187,8 +187,8 @@ export const apiLayer = (settings: Settings) => {
   return http.pipe(
     Layer.provide(GuildReloader.layerLocal),
     Layer.provideMerge(gatewayLocal),
-    Layer.provideMerge(Layer.mergeAll(Actors.layer, ClusterStats.layerLocal("embedded"))),
     Layer.provideMerge(requestServices),
+    Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerLocal("embedded"))),
     Layer.provideMerge(UserEvents.layerLocal),
     Layer.provideMerge(embeddedActorsLayer(settings))
   )

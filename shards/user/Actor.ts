@@ -1,41 +1,121 @@
-import { Duration, Effect } from "effect"
+import { type Duration, Effect, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
-import { SqlClient } from "effect/sql"
-import { LiveActors } from "../LiveActors.ts"
-import { User } from "./Protocol.ts"
+import { Rpc } from "effect/rpc"
+import { unknown } from "../../src/model/Errors.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
+import { makeWriteBatches } from "../actors/WriteBatches.ts"
+import { toJson } from "../actors/Definitions.ts"
+import { LiveActors } from "../LiveActors.ts"
+import { UserEvents } from "../UserEvents.ts"
+import type { Executed, UserContext, UserError, UserEvent } from "./Definitions.ts"
+import { getAccount, privateView } from "./operations/Account.ts"
+import { readOf, writeOf } from "./operations/index.ts"
+import { User } from "./Protocol.ts"
+import { UserRepo } from "./Repo.ts"
+import { approximateBytes, type UserState } from "./State.ts"
 
-const byId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)
+const accountJson = toJson(getAccount.reply)
 
-/** One user's actor: the ids of their guilds, loaded from Postgres when it starts. */
+/**
+ * One user's actor: the only writer of the person's own state. State is
+ * loaded from Postgres on first use; writes are decided one after another and
+ * committed in batches with their operation records (actors/WriteBatches.ts),
+ * then announced to the user's sessions, then answered. Reads are answered
+ * from memory, in this process straight from the published state.
+ */
 export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
   User.toLayer(
     Effect.gen(function*() {
       const { entityId: userId } = yield* Entity.CurrentAddress
-      const sql = yield* SqlClient.SqlClient
+      const repo = yield* UserRepo
+      const events = yield* UserEvents
       const live = yield* LiveActors
-      const rows = yield* sql<{ guild_id: GuildId }>`SELECT guild_id FROM guild_members WHERE user_id = ${userId}`.pipe(
-        Effect.orDie
-      )
-      const guilds = new Set(rows.map((r) => r.guild_id))
-      live.users.add(userId)
+      const loading = Semaphore.makeUnsafe(1)
+      const lock = Semaphore.makeUnsafe(1)
+      let state: UserState | undefined
+      let loaded = false
+      let localWrite: NonNullable<ReturnType<typeof live.users.get>>["write"] = () => Effect.die(new Error("not started"))
+
+      const track = (next: UserState | undefined) => {
+        state = next
+        loaded = true
+        if (next === undefined) live.users.delete(userId)
+        else live.users.set(userId, { state: next, write: (w, d) => localWrite(w, d), memory: approximateBytes(next) })
+      }
       yield* Effect.addFinalizer(() => Effect.sync(() => live.users.delete(userId)))
+      // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
+      const current: Effect.Effect<UserState | undefined> = Effect.suspend(() =>
+        loaded
+          ? Effect.succeed(state)
+          : Effect.map(loading.withPermits(1)(Effect.suspend(() => (loaded ? Effect.void : Effect.map(repo.load(userId), track)))), () => state)
+      )
+      const existing = Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(unknown("USER")) : Effect.succeed(s)))
+
+      const publish = (dispatches: ReadonlyArray<UserEvent>) =>
+        Effect.forEach(dispatches, ({ userIds, type, data }) => events.publish(userIds, { type, data: JSON.stringify(data) }), {
+          discard: true
+        })
+
+      const writeBatched = yield* makeWriteBatches<UserState, UserContext, Executed, UserError>({
+        current,
+        context: (write) => ({ userId, actorId: write.actorId, operationId: write.operationId, now: write.now }),
+        missing: () => unknown("USER"),
+        removes: () => false,
+        storedResults: repo.operationResults,
+        commit: (writes) => repo.commitWrites(userId, writes),
+        committed: (next, writes) =>
+          Effect.andThen(Effect.sync(() => track(next)), Effect.forEach(writes, ({ decision }) => publish(decision.events), { discard: true })),
+        lock
+      })
+      localWrite = writeBatched
+
+      /** Changes the guild list under the write lock, so a batch never publishes over it. */
+      const withGuilds = (change: (guilds: Set<GuildId>) => void) =>
+        lock.withPermits(1)(Effect.flatMap(current, (s) =>
+          Effect.sync(() => {
+            if (s === undefined) return
+            const guilds = new Set(s.guilds)
+            change(guilds)
+            track({ ...s, guilds })
+          })))
 
       return User.of({
-        Joined: ({ payload }) => Effect.sync(() => void guilds.add(payload.guildId)),
-        Left: ({ payload }) => Effect.sync(() => void guilds.delete(payload.guildId)),
-        ListGuilds: ({ payload }) =>
-          Effect.sync(() => {
-            const sorted = [...guilds].sort(byId)
-            const inRange = sorted.filter((id) =>
-              (payload.after === undefined || byId(id, payload.after) > 0) &&
-              (payload.before === undefined || byId(id, payload.before) < 0)
-            )
-            // With only `before`, the page is the newest ids before it.
-            return payload.before !== undefined && payload.after === undefined
-              ? inRange.slice(-payload.limit)
-              : inRange.slice(0, payload.limit)
-          })
+        // Every write comes through the mailbox, so it may be a redelivery: its operation id is looked up.
+        Write: ({ payload }) => {
+          const definition = writeOf(payload.command._tag)
+          if (definition === undefined) return Effect.die(new Error(`no user write ${payload.command._tag}`))
+          const write = { operationId: payload.operationId, actorId: payload.actorId, reason: null, now: payload.now }
+          return writeBatched(write, { fresh: false, decide: (s, context) => definition.execute(s, payload.command, context) }).pipe(
+            Effect.catchTag("ActorStopped", () => Effect.interrupt),
+            Rpc.fork
+          )
+        },
+
+        Read: ({ payload }) =>
+          Effect.flatMap(existing, (s) => {
+            const definition = readOf(payload.query._tag)
+            return definition === undefined
+              ? Effect.die(new Error(`no user read ${payload.query._tag}`))
+              : definition.answer(s, payload.query, payload.viewerId)
+          }).pipe(Rpc.fork),
+
+        Refresh: () =>
+          lock.withPermits(1)(Effect.gen(function*() {
+            const s = yield* existing
+            const facts = yield* repo.account(userId)
+            if (facts === undefined) {
+              track(undefined)
+              return yield* unknown("USER")
+            }
+            const next = { ...s, ...facts }
+            track(next)
+            const view = accountJson(privateView(next))
+            yield* events.publish([userId], { type: "USER_UPDATE", data: view })
+            return view
+          })),
+
+        Joined: ({ payload }) => withGuilds((guilds) => void guilds.add(payload.guildId)),
+        Left: ({ payload }) => withGuilds((guilds) => void guilds.delete(payload.guildId))
       })
     }),
     { maxIdleTime: options.maxIdleTime }

@@ -2,23 +2,51 @@ import { Schema } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { ActorErrors } from "../actors/Protocol.ts"
+import { ReadQuery, WriteCommand } from "./operations/index.ts"
 
 /**
- * The user actor: which guilds a user is in, kept in memory. Guild actors tell
- * it when the user joins or leaves; it loads the truth from Postgres when it starts.
+ * The actor of one user (entity id: the user id): the only writer of the
+ * person's own state (account, settings, notes), which it keeps in memory.
+ * Its writes and reads are the definitions of operations/, run as the guild
+ * actor runs its own.
  */
+export const UserErrors = ActorErrors
+
+/**
+ * Any write of operations/: decided from the state, committed with its
+ * operation record, announced, then answered with the reply's JSON.
+ */
+export const Write = Rpc.make("Write", {
+  payload: {
+    operationId: Schema.String,
+    actorId: Schema.String,
+    now: Schema.Number,
+    command: WriteCommand
+  },
+  primaryKey: (p) => p.operationId,
+  success: Schema.String,
+  error: UserErrors
+})
+
+/** Any read of operations/, answered with the reply's JSON. */
+export const Read = Rpc.make("Read", {
+  payload: { viewerId: Schema.String, query: ReadQuery },
+  success: Schema.String,
+  error: UserErrors
+})
+
+/**
+ * The account changed in Postgres by a flow of its own (email change, MFA,
+ * phone, an operator): the actor reads it again, its sessions hear
+ * USER_UPDATE, and the answer is the private user's JSON.
+ */
+export const Refresh = Rpc.make("Refresh", { success: Schema.String, error: UserErrors })
+
+/** Guild actors tell the user's actor when the user joins a guild or leaves it. */
 export const Joined = Rpc.make("Joined", { payload: { guildId: CarriedId.GuildId } })
 
 /** The user left the guild or was removed from it. */
 export const Left = Rpc.make("Left", { payload: { guildId: CarriedId.GuildId } })
 
-export const ListGuilds = Rpc.make("ListGuilds", {
-  payload: {
-    before: Schema.optional(Schema.String),
-    after: Schema.optional(Schema.String),
-    limit: Schema.Int
-  },
-  success: Schema.Array(CarriedId.GuildId)
-})
-
-export const User = Entity.make("User", [Joined, Left, ListGuilds])
+export const User = Entity.make("User", [Write, Read, Refresh, Joined, Left])

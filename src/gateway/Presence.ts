@@ -1,13 +1,13 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
-import { Actors } from "../guilds/Actors.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { listGuilds } from "../../shards/user/operations/Guilds.ts"
 import { RelationshipType } from "../relationships/Api.ts"
 import { Relationships } from "../relationships/Relationships.ts"
 import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { GatewaySession } from "./Session.ts"
 import { UserEvents } from "../../shards/UserEvents.ts"
-import { CarriedId } from "../model/Ids.ts"
 
 /** Op 3's data, and IDENTIFY's `presence` (conventions.md, Gateway). */
 export const PresenceUpdate = Schema.Struct({
@@ -69,7 +69,7 @@ export class Presences extends Context.Service<Presences, {
       const live = yield* LiveActors
       const routes = yield* PresenceRoutes
       const userEvents = yield* UserEvents
-      const actors = yield* Actors
+      const userActors = yield* UserActors
       const users = new Map<string, PresenceUpdate>()
       const shown = (userId: string): Shown => {
         const update = users.get(userId)
@@ -115,7 +115,7 @@ export class Presences extends Context.Service<Presences, {
       // Users whose sessions were all on a process that stopped: nobody saw them leave, so this process tells.
       // The ids of abandoned users come from our own presence records.
       const abandon = (userId: string) =>
-        actors.bounded(actors.user(CarriedId.UserId.make(userId)).ListGuilds({ limit: MAX_GUILDS })).pipe(
+        userActors.read(userId, listGuilds, { limit: MAX_GUILDS }).pipe(
           Effect.flatMap((guildIds) => announceTo(userId, OFFLINE, new Set(guildIds))),
           Effect.catchCause((cause) => Effect.logWarning("gateway presences: an abandoned user was not announced offline", cause))
         )

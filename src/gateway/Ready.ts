@@ -5,10 +5,10 @@ import { MessageVisibility } from "../messages/Visibility.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RelationshipResponse, RelationshipType } from "../relationships/Api.ts"
 import { Relationships } from "../relationships/Relationships.ts"
-import { UserSettingsResponse } from "../settings/Schemas.ts"
-import { UserSettings } from "../settings/Settings.ts"
+import { UserSettingsResponse } from "../model/Settings.ts"
 import { UserPrivateResponse } from "../model/Users.ts"
-import { UserUpdates } from "../users/Updates.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { readyState } from "../../shards/user/operations/Ready.ts"
 import { guildCreate } from "./Fanout.ts"
 import { Presences } from "./Presence.ts"
 import { API_VERSION } from "./Protocol.ts"
@@ -18,8 +18,6 @@ import type { Identity } from "./ConnectionState.ts"
 import type { Dispatch } from "../model/Dispatch.ts"
 import type { GatewaySession } from "./Session.ts"
 
-/** Guilds a user may be in at most (premium), so the whole list comes in one page. */
-const MAX_GUILDS = 200
 const VIEWS_AT_ONCE = 16
 
 const encodeUser = Schema.encodeEffect(UserPrivateResponse)
@@ -49,9 +47,8 @@ const readableNow = (visibility: MessageVisibility["Service"], userId: string, g
 export const makeReady = Effect.gen(function*() {
   const registry = yield* GatewayRegistry
   const actors = yield* Actors
-  const updates = yield* UserUpdates
+  const userActors = yield* UserActors
   const relationships = yield* Relationships
-  const settings = yield* UserSettings
   const dms = yield* DmsRepo
   const readStates = yield* ReadStatesRepo
   const visibility = yield* MessageVisibility
@@ -63,12 +60,13 @@ export const makeReady = Effect.gen(function*() {
       const { userId } = session
       session.hold()
       yield* registry.open(session)
-      const guildIds = yield* actors.bounded(actors.user(userId).ListGuilds({ limit: MAX_GUILDS }))
+      const own = yield* userActors.read(userId, readyState, {})
+      const guildIds = own.guild_ids
       yield* Effect.forEach(guildIds, (id) => registry.join(session, id), { discard: true })
       const [user, friends, userSettings, reads] = yield* Effect.all([
-        Effect.flatMap(updates.privateView(userId), encodeUser),
+        encodeUser(own.user),
         Effect.flatMap(relationships.list(userId), encodeRelationships),
-        Effect.flatMap(settings.get(userId), encodeSettings),
+        encodeSettings(own.user_settings),
         Effect.flatMap(readableNow(visibility, userId, guildIds), (readable) => readStates.listFor(userId, readable))
       ], { concurrency: "unbounded" })
       const online = presences.of(friends.filter((r) => r.type === RelationshipType.friend).map((r) => r.id))

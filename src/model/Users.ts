@@ -106,6 +106,8 @@ export interface UserRow {
   readonly mention_flags?: number
   readonly timezone?: string | null
   readonly timezone_privacy_flags?: number
+  readonly theme?: string
+  readonly locale?: string
 }
 
 /**

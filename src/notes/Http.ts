@@ -1,33 +1,27 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { UserActors } from "../guilds/UserActors.ts"
 import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { UsersRepo } from "../users/Repo.ts"
-import { NotesRepo } from "./Repo.ts"
+import { getNote, listNotes, setNote } from "../../shards/user/operations/Notes.ts"
 
+/** The user's notes on others, kept by their actor (shards/user/operations/Notes.ts). */
 const NotesHandlers = HttpApiBuilder.group(Api, "notes", (handlers) =>
   withBuildContext(Effect.gen(function*() {
-    const notes = yield* NotesRepo
+    const userActors = yield* UserActors
     const users = yield* UsersRepo
     return handlers
-      .handle("list", () => Effect.flatMap(CurrentUser, (me) => notes.list(me.id)))
-      // No note on someone answers as the reference does: 404 UNKNOWN_USER.
-      .handle("get", ({ params }) =>
-        Effect.gen(function*() {
-          const me = yield* CurrentUser
-          const note = yield* notes.get(me.id, params.target_id)
-          if (note === undefined) return yield* unknown("USER")
-          return { note }
-        }))
+      .handle("list", () => Effect.flatMap(CurrentUser, (me) => userActors.readAsResponse(me.id, listNotes, {})))
+      .handle("get", ({ params }) => Effect.flatMap(CurrentUser, (me) => userActors.read(me.id, getNote, { targetId: params.target_id })))
       .handle("set", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           if ((yield* users.findById(params.target_id)) === undefined) return yield* unknown("USER")
-          const note = payload.note ?? ""
-          yield* note.trim() === "" ? notes.remove(me.id, params.target_id) : notes.set(me.id, params.target_id, note)
+          yield* userActors.write(me.id, setNote, { targetId: params.target_id, note: payload.note ?? "" }, { actorId: me.id })
         }))
   })))
 

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
-import { UserSettingsResponse, UserSettingsUpdateRequest } from "./Schemas.ts"
+import { UserSettingsResponse, UserSettingsUpdateRequest } from "../model/Settings.ts"
 
 /** Per user. */
 const bucket = (name: string, limit: number, windowSeconds: number) => ({

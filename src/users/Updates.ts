@@ -1,10 +1,9 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { passwordChangedMail } from "../account/Mails.ts"
 import { Passwords } from "../auth/Passwords.ts"
 import { passwordProblems } from "../auth/PasswordPolicy.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { formatDiscriminator, freeDiscriminator, usernameProblem } from "../auth/Usernames.ts"
-import { UserEvents } from "../../shards/UserEvents.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
 import {
   BadRequest,
@@ -12,22 +11,31 @@ import {
   type Forbidden,
   invalidField,
   missingAccess,
+  NotFound,
   unauthorized,
-  type Unauthorized
+  type Unauthorized,
+  type Unavailable
 } from "../model/Errors.ts"
 import { Mailer } from "../mail/Mailer.ts"
-import { SelfDeletionRepo } from "../messages/selfDeletion/Repo.ts"
-import { MfaProofs } from "../mfa/Proofs.ts"
 import { imageFieldHash } from "./Images.ts"
-import { PremiumFlags, toUserPrivate, type UserChanges, UsersRepo } from "./Repo.ts"
-import { type UserRow } from "../model/Users.ts"
+import { PremiumFlags } from "../model/UserViews.ts"
+import { UsersRepo } from "./Repo.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import {
+  type AccountBasics,
+  type AccountChanges,
+  getAccount,
+  getAccountBasics,
+  presentChanges,
+  updateAccount
+} from "../../shards/user/operations/Account.ts"
 import type { UserUpdateRequest } from "./Requests.ts"
-import { UserPrivateResponse } from "../model/Users.ts"
+import type { UserPrivateResponse } from "../model/Users.ts"
 
 /** What PATCH /users/@me is to do, once its input has been checked. */
 export interface UpdatePlan {
-  readonly row: UserRow
-  readonly changes: UserChanges
+  readonly row: AccountBasics
+  readonly changes: AccountChanges
   /** A new username; the discriminator to go with it is settled when the plan is committed. */
   readonly username?: string
   /** The discriminator the request named, when it names the current one next to a new username. */
@@ -68,11 +76,15 @@ const withFlag = (flags: number, flag: number, on: boolean | undefined) =>
  */
 export class UserUpdates extends Context.Service<UserUpdates, {
   readonly plan: (me: CurrentUser["Service"], body: UserUpdateRequest) => Effect.Effect<UpdatePlan, BadRequest | Forbidden | Unauthorized>
-  readonly commit: (me: CurrentUser["Service"], plan: UpdatePlan) => Effect.Effect<void, BadRequest>
-  /** GET /users/@me's answer, with the user's MFA methods. */
-  readonly privateView: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized>
-  /** After a committed change of the user: USER_UPDATE with `privateView` to their own sessions; answers that view. */
-  readonly announce: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized>
+  /** Writes the plan through the user's actor (its sessions hear USER_UPDATE); answers the private user. */
+  readonly commit: (me: CurrentUser["Service"], plan: UpdatePlan) => Effect.Effect<UserPrivateResponse, BadRequest | Unauthorized | Unavailable>
+  /** GET /users/@me's answer, from the user's actor. */
+  readonly privateView: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized | Unavailable>
+  /**
+   * After a flow changed the account in Postgres (email, MFA, phone, an operator): the
+   * user's actor reads it again and tells their sessions (USER_UPDATE); answers the private user.
+   */
+  readonly announce: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized | Unavailable>
 }>()("guildhall/UserUpdates") {
   static readonly layer = Layer.effect(
     UserUpdates,
@@ -81,15 +93,14 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       const passwords = yield* Passwords
       const sessions = yield* Sessions
       const mailer = yield* Mailer
-      const mfa = yield* MfaProofs
-      const deletions = yield* SelfDeletionRepo
-      const userEvents = yield* UserEvents
-      const encodeView = Schema.encodeEffect(UserPrivateResponse)
+      const userActors = yield* UserActors
+      /** What the request is checked against; a user whose account is gone is signed out. */
+      const account = (userId: string) =>
+        userActors.read(userId, getAccountBasics, {}).pipe(Effect.catchIf((e) => e instanceof NotFound, () => unauthorized()))
 
       const plan = Effect.fn("UserUpdates.plan")(function*(me: CurrentUser["Service"], body: UserUpdateRequest) {
-        const row = yield* users.findById(me.id)
-        if (row === undefined) return yield* unauthorized()
-        if (body.premium_enabled_override !== undefined && row.acls.length === 0) return yield* missingAccess()
+        const row = yield* account(me.id)
+        if (body.premium_enabled_override !== undefined && !row.staff) return yield* missingAccess()
         const problems: Array<FieldError> = []
         const problem = (path: string, code: string, message: string) => problems.push({ path, code, message })
 
@@ -117,14 +128,14 @@ export class UserUpdates extends Context.Service<UserUpdates, {
           return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: problems })
         }
 
-        let premiumFlags = row.premium_flags ?? 0
+        let premiumFlags = row.premium_flags
         premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeHidden, body.premium_badge_hidden)
         premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeMasked, body.premium_badge_masked)
         premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeTimestampHidden, body.premium_badge_timestamp_hidden)
         premiumFlags = withFlag(premiumFlags, PremiumFlags.badgeSequenceHidden, body.premium_badge_sequence_hidden)
         premiumFlags = withFlag(premiumFlags, PremiumFlags.enabledOverride, body.premium_enabled_override)
         const globalName = cleared(body.global_name)
-        const changes: UserChanges = {
+        const changes: AccountChanges = {
           global_name: globalName === undefined || globalName === null ? globalName : globalName.trim(),
           avatar,
           banner,
@@ -133,7 +144,7 @@ export class UserUpdates extends Context.Service<UserUpdates, {
           accent_color: body.accent_color,
           timezone,
           timezone_privacy_flags: body.timezone_privacy_flags,
-          premium_flags: premiumFlags === (row.premium_flags ?? 0) ? undefined : premiumFlags,
+          premium_flags: premiumFlags === row.premium_flags ? undefined : premiumFlags,
           mention_flags: body.mention_flags
         }
         return {
@@ -147,7 +158,7 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       })
 
       /** The discriminator a new username gets: the named or current one when free there, else a random free one. */
-      const settleTag = (row: UserRow, username: string, named: string | undefined) =>
+      const settleTag = (row: AccountBasics, username: string, named: string | undefined) =>
         Effect.gen(function*() {
           if (username.toLowerCase() === row.username.toLowerCase()) return row.discriminator
           const taken = yield* users.takenDiscriminators(username)
@@ -173,28 +184,23 @@ export class UserUpdates extends Context.Service<UserUpdates, {
         { row, changes, username, discriminator, newPassword }: UpdatePlan
       ) {
         const tag = username === undefined ? {} : { username, discriminator: yield* settleTag(row, username, discriminator) }
-        const password = newPassword === undefined
-          ? {}
-          : { password_hash: yield* passwords.hash(newPassword), password_changed_at: new Date() }
-        if (!(yield* users.update(me.id, { ...changes, ...tag, ...password }))) return yield* tagTaken()
+        const passwordHash = newPassword === undefined ? {} : { passwordHash: yield* passwords.hash(newPassword) }
+        const view = yield* userActors.write(me.id, updateAccount, { changes: presentChanges({ ...changes, ...tag }), ...passwordHash }, {
+          actorId: me.id
+        }).pipe(
+          // The unique index refused the tag: another account took it meanwhile.
+          Effect.catchIf((e) => e instanceof BadRequest && e.code === "CONFLICT", () => tagTaken()),
+          Effect.catchIf((e) => e instanceof NotFound, () => unauthorized())
+        )
         if (newPassword !== undefined) yield* signOutOthers(me, row.email)
-      })
-
-      const privateView = Effect.fn("UserUpdates.privateView")(function*(userId: string) {
-        const row = yield* users.findById(userId)
-        if (row === undefined) return yield* unauthorized()
-        const methods = yield* mfa.methods(userId)
-        const pending = yield* deletions.pending(userId)
-        return toUserPrivate(row, [...(methods.totp ? [0] : []), ...(methods.webauthn ? [2] : [])], pending)
-      })
-
-      // READY's `user` and this event are the same object, so a client replaces what it holds.
-      const announce = Effect.fn("UserUpdates.announce")(function*(userId: string) {
-        const view = yield* privateView(userId)
-        const data = yield* Effect.orDie(encodeView(view))
-        yield* userEvents.publish([userId], { type: "USER_UPDATE", data: JSON.stringify(data) })
         return view
       })
+
+      const privateView = Effect.fn("UserUpdates.privateView")((userId: string) =>
+        userActors.read(userId, getAccount, {}).pipe(Effect.catchIf((e) => e instanceof NotFound, () => unauthorized())))
+
+      const announce = Effect.fn("UserUpdates.announce")((userId: string) =>
+        userActors.refresh(userId).pipe(Effect.catchIf((e) => e instanceof NotFound, () => unauthorized())))
 
       return UserUpdates.of({ plan, commit, privateView, announce })
     })

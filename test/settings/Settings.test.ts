@@ -1,6 +1,6 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { isAdult } from "../../src/settings/Settings.ts"
+import { isAdult } from "../../src/model/SettingsValues.ts"
 import { TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 

@@ -1,6 +1,6 @@
 import { Schema, Struct } from "effect"
-import { BoundedText } from "../model/Common.ts"
-import { Snowflake } from "../model/Ids.ts"
+import { BoundedText } from "./Common.ts"
+import { Snowflake } from "./Ids.ts"
 
 export const STATUSES = ["online", "dnd", "idle", "invisible"] as const
 export const THEMES = ["dark", "dark_legacy", "coal", "light", "system"] as const

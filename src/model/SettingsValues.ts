@@ -1,5 +1,5 @@
-import type { FieldError } from "../model/Errors.ts"
-import type { CustomStatusPayload, Moment, StoredSettings, UserSettingsResponse, UserSettingsUpdateRequest } from "./Schemas.ts"
+import type { FieldError } from "./Errors.ts"
+import type { CustomStatusPayload, Moment, StoredSettings, UserSettingsResponse, UserSettingsUpdateRequest } from "./Settings.ts"
 
 type Values = Omit<UserSettingsResponse, "theme" | "locale">
 
@@ -163,4 +163,15 @@ export const present = (
     theme: user.theme,
     locale: user.locale
   }
+}
+
+const ADULT_AGE = 18
+
+/** Of age on `now`; an unknown birth date counts as under age (the stricter defaults). */
+export const isAdult = (dateOfBirth: Date | string | null, now: Date): boolean => {
+  if (dateOfBirth === null) return false
+  const born = new Date(dateOfBirth)
+  const comingOfAge = new Date(born)
+  comingOfAge.setFullYear(born.getFullYear() + ADULT_AGE)
+  return comingOfAge <= now
 }

@@ -1,0 +1,88 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { StoredSettings } from "../../src/model/Settings.ts"
+import type { Account } from "../../src/model/UserViews.ts"
+import type { GuildId } from "../../src/model/Ids.ts"
+import { isoTimestamp } from "../../src/platform/Timestamps.ts"
+import { writeDecisions } from "../actors/BatchStatements.ts"
+import { operationResults, recordOperations } from "../actors/Operations.ts"
+import type { DecidedWrite } from "../actors/WriteBatches.ts"
+import type { Executed } from "./Definitions.ts"
+import type { UserState } from "./State.ts"
+
+const decodeSettings = Schema.decodeUnknownEffect(StoredSettings)
+
+/** The account's columns: every one the private user shows, and no secret. */
+const ACCOUNT_COLUMNS = `id::text AS id, username, discriminator, global_name, email, email_verified, date_of_birth::text AS date_of_birth,
+  avatar, banner, bio, pronouns, accent_color, flags::text AS flags, acls, traits, bot, created_at, email_bounced, phone,
+  phone_verified_at, password_changed_at, premium_flags, mention_flags, timezone, timezone_privacy_flags, theme, locale`
+
+/** What the actor knows of the account from outside its own writes: the row, the MFA methods, a pending self-deletion. */
+export interface AccountFacts {
+  readonly account: Account
+  readonly authenticatorTypes: ReadonlyArray<number>
+  readonly pendingDeletion: UserState["pendingDeletion"]
+}
+
+/** The Postgres side of a user's actor: its state, and its writes with their operation records. */
+export class UserRepo extends Context.Service<UserRepo, {
+  readonly load: (userId: string) => Effect.Effect<UserState | undefined>
+  /** The account as Postgres has it now (Refresh). */
+  readonly account: (userId: string) => Effect.Effect<AccountFacts | undefined>
+  readonly operationResults: (operationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, unknown>>
+  /** Writes' statements and operation records, in order, in one transaction. */
+  readonly commitWrites: (userId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) => Effect.Effect<void, SqlError.SqlError>
+}>()("guildhall/UserRepo") {
+  static readonly layer = Layer.effect(
+    UserRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const account = Effect.fn("UserRepo.account")(function*(userId: string) {
+        const [row] = yield* sql<Account>`SELECT ${sql.literal(ACCOUNT_COLUMNS)} FROM users WHERE id = ${userId}`
+        if (row === undefined) return undefined
+        const [mfa] = yield* sql<{ totp: boolean; webauthn: boolean }>`
+          SELECT EXISTS (SELECT 1 FROM user_mfa WHERE user_id = ${userId} AND totp_secret IS NOT NULL) AS totp,
+                 EXISTS (SELECT 1 FROM webauthn_credentials WHERE user_id = ${userId}) AS webauthn`
+        const [job] = yield* sql<{ scheduled_at: Date; channel_count: number; message_count: number }>`
+          SELECT scheduled_at, channel_count, message_count FROM message_deletion_jobs WHERE user_id = ${userId}`
+        return {
+          account: row,
+          authenticatorTypes: [...(mfa?.totp === true ? [0] : []), ...(mfa?.webauthn === true ? [2] : [])],
+          pendingDeletion: job === undefined
+            ? null
+            : { scheduled_at: isoTimestamp(job.scheduled_at), channel_count: job.channel_count, message_count: job.message_count }
+        }
+      }, Effect.orDie)
+
+      const load = Effect.fn("UserRepo.load")(function*(userId: string) {
+        const facts = yield* account(userId)
+        if (facts === undefined) return undefined
+        const [settings] = yield* sql<{ data: unknown }>`SELECT data FROM user_settings WHERE user_id = ${userId}`
+        // The driver may hand jsonb back as text; what is stored was checked on the way in.
+        const data: unknown = typeof settings?.data === "string" ? JSON.parse(settings.data) : settings?.data ?? {}
+        const notes = yield* sql<{ target_id: string; note: string }>`
+          SELECT target_id::text AS target_id, note FROM user_notes WHERE user_id = ${userId}`
+        const guilds = yield* sql<{ guild_id: GuildId }>`SELECT guild_id::text AS guild_id FROM guild_members WHERE user_id = ${userId}`
+        return {
+          ...facts,
+          settings: yield* decodeSettings(data),
+          notes: new Map(notes.map((n) => [n.target_id, n.note])),
+          guilds: new Set(guilds.map((g) => g.guild_id))
+        }
+      }, Effect.orDie)
+
+      const commitWrites = Effect.fn("UserRepo.commitWrites")(function*(userId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) {
+        yield* Effect.provideService(writeDecisions(userId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
+        yield* recordOperations(sql, userId, writes)
+      }, sql.withTransaction)
+
+      return UserRepo.of({
+        load,
+        account,
+        operationResults: Effect.fn("UserRepo.operationResults")((ids) => operationResults(sql, ids)),
+        commitWrites
+      })
+    })
+  )
+}
