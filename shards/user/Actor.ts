@@ -4,17 +4,14 @@ import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
-import { toJson } from "../actors/Definitions.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
 import type { Executed, UserContext, UserError, UserEvent } from "./Definitions.ts"
-import { getAccount, privateView } from "./operations/Account.ts"
+import { privateView, privateViewJson } from "./operations/Account.ts"
 import { readOf, writeOf } from "./operations/index.ts"
 import { User } from "./Protocol.ts"
 import { UserRepo } from "./Repo.ts"
 import { approximateBytes, type UserState } from "./State.ts"
-
-const accountJson = toJson(getAccount.reply)
 
 /**
  * One user's actor: the only writer of the person's own state. State is
@@ -109,7 +106,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
             }
             const next = { ...s, ...facts }
             track(next)
-            const view = accountJson(privateView(next))
+            const view = privateViewJson(privateView(next))
             yield* events.publish([userId], { type: "USER_UPDATE", data: view })
             return view
           })),

@@ -2,14 +2,34 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { UserPrivateResponse } from "../../../src/model/Users.ts"
 import { toUserPrivate } from "../../../src/model/UserViews.ts"
+import { toJson } from "../../actors/Definitions.ts"
 import { read, toSelf, write } from "../Definitions.ts"
 import type { UserState } from "../State.ts"
 
-/** GET /users/@me, READY's `user` and USER_UPDATE: one object, so a client replaces what it holds. */
-export const privateView = (state: UserState): UserPrivateResponse =>
-  toUserPrivate(state.account, state.authenticatorTypes, state.pendingDeletion)
+// Every client starts with GET /users/@me: each state's view and its JSON are made once, on first ask.
+const views = new WeakMap<UserState, UserPrivateResponse>()
+const rendered = new WeakMap<UserPrivateResponse, string>()
+const encodeView = toJson(UserPrivateResponse)
 
-export const getAccount = read("GetAccount", {}, UserPrivateResponse, (state) => Effect.succeed(privateView(state)))
+/** GET /users/@me, READY's `user` and USER_UPDATE: one object, so a client replaces what it holds. */
+export const privateView = (state: UserState): UserPrivateResponse => {
+  const known = views.get(state)
+  if (known !== undefined) return known
+  const view = toUserPrivate(state.account, state.authenticatorTypes, state.pendingDeletion)
+  views.set(state, view)
+  return view
+}
+
+/** The view's JSON, as encoding it with UserPrivateResponse gives. */
+export const privateViewJson = (view: UserPrivateResponse): string => {
+  const known = rendered.get(view)
+  if (known !== undefined) return known
+  const json = encodeView(view)
+  rendered.set(view, json)
+  return json
+}
+
+export const getAccount = read("GetAccount", {}, UserPrivateResponse, (state) => Effect.succeed(privateView(state)), privateViewJson)
 
 const Text = Schema.NullOr(Schema.String)
 
