@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
+import { writeDecisions } from "./BatchStatements.ts"
 import { rowsTable } from "./RowColumns.ts"
 import type { CommittedWrite } from "./WriteBatches.ts"
 
@@ -27,3 +28,14 @@ export const operationResults = (sql: SqlClient.SqlClient, operationIds: Readonl
     Effect.map((rows): ReadonlyMap<string, unknown> => new Map(rows.map((r) => [r.operation_id, r.result]))),
     Effect.orDie
   )
+
+/** Writes' statements (BatchStatements.ts) and their operation records, in order, in one transaction. */
+export const commitDecided = (
+  sql: SqlClient.SqlClient,
+  entityId: string,
+  writes: ReadonlyArray<{ readonly write: CommittedWrite; readonly decision: Parameters<typeof writeDecisions>[1][number] & { readonly reply: string } }>
+) =>
+  sql.withTransaction(Effect.andThen(
+    Effect.provideService(writeDecisions(entityId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql),
+    recordOperations(sql, entityId, writes)
+  ))

@@ -2,10 +2,11 @@ import { type Duration, Effect, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
+import { answerRead, loadedState, publishAll } from "../actors/Mailbox.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
-import type { DmContext, DmError, DmEvent, Executed } from "./Definitions.ts"
+import type { DmContext, DmError, Executed } from "./Definitions.ts"
 import { readOf, writeOf } from "./operations/index.ts"
 import { DmChannel } from "./Protocol.ts"
 import { DmRepo } from "./Repo.ts"
@@ -25,29 +26,13 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const repo = yield* DmRepo
       const events = yield* UserEvents
       const live = yield* LiveActors
-      const loading = Semaphore.makeUnsafe(1)
-      let state: DmState | undefined
-      let loaded = false
-
-      const track = (next: DmState | undefined) => {
-        state = next
-        loaded = true
+      const { current, existing: existingOr, set: track } = loadedState(repo.load(channelId), (next) => {
         if (next?.call === undefined) live.calls.delete(channelId)
         else live.calls.add(channelId)
-      }
+      })
       yield* Effect.addFinalizer(() => Effect.sync(() => live.calls.delete(channelId)))
-      // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
-      const current: Effect.Effect<DmState | undefined> = Effect.suspend(() =>
-        loaded
-          ? Effect.succeed(state)
-          : Effect.map(loading.withPermits(1)(Effect.suspend(() => (loaded ? Effect.void : Effect.map(repo.load(channelId), track)))), () => state)
-      )
-      const existing = Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(unknown("CHANNEL")) : Effect.succeed(s)))
-
-      const publish = (dispatches: ReadonlyArray<DmEvent>) =>
-        Effect.forEach(dispatches, ({ userIds, type, data }) => events.publish(userIds, { type, data: JSON.stringify(data) }), {
-          discard: true
-        })
+      const existing = existingOr(() => unknown("CHANNEL"))
+      const publish = publishAll(events.publish)
 
       const writeBatched = yield* makeWriteBatches<DmState, DmContext, Executed, DmError>({
         current,
@@ -74,13 +59,7 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
           )
         },
 
-        Read: ({ payload }) =>
-          Effect.flatMap(existing, (s) => {
-            const definition = readOf(payload.query._tag)
-            return definition === undefined
-              ? Effect.die(new Error(`no DM channel read ${payload.query._tag}`))
-              : definition.answer(s, payload.query, payload.viewerId)
-          }).pipe(Rpc.fork)
+        Read: ({ payload }) => answerRead("DM channel", readOf, existing)(payload).pipe(Rpc.fork)
       })
     }),
     { maxIdleTime: options.maxIdleTime }

@@ -1,6 +1,7 @@
 import type { Schema } from "effect"
 import type { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
 import * as Actor from "../actors/Definitions.ts"
+import type { UserAddressed } from "../actors/Mailbox.ts"
 import type { DmState } from "./State.ts"
 
 /**
@@ -25,11 +26,7 @@ export interface DmContext {
 }
 
 /** A gateway dispatch to the sessions of `userIds`. */
-export interface DmEvent {
-  readonly userIds: ReadonlyArray<string>
-  readonly type: string
-  readonly data: unknown
-}
+export type DmEvent = UserAddressed
 
 /** What a DM change carries besides its rows. */
 export interface DmChange {

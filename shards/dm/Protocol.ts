@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
+import { readMessage } from "../actors/Mailbox.ts"
 import { ActorErrors } from "../actors/Protocol.ts"
 import { ReadQuery, WriteCommand } from "./operations/index.ts"
 
@@ -30,11 +31,6 @@ export const Write = Rpc.make("Write", {
   error: DmErrors
 })
 
-/** Any read of operations/, for `viewerId`, answered with the reply's JSON. */
-export const Read = Rpc.make("Read", {
-  payload: { viewerId: Schema.String, query: ReadQuery },
-  success: Schema.String,
-  error: DmErrors
-})
+export const Read = readMessage(ReadQuery)
 
 export const DmChannel = Entity.make("DmChannel", [Write, Read])

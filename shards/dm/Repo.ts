@@ -2,8 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { toUserPartial, UserPartialColumns } from "../../src/model/Users.ts"
 import { partialUserColumns } from "../actors/PartialUsers.ts"
-import { writeDecisions } from "../actors/BatchStatements.ts"
-import { operationResults, recordOperations } from "../actors/Operations.ts"
+import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
 import type { DmState, Recipient } from "./State.ts"
@@ -59,10 +58,8 @@ export class DmRepo extends Context.Service<DmRepo, {
         }
       }, Effect.orDie)
 
-      const commitWrites = Effect.fn("DmRepo.commitWrites")(function*(channelId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) {
-        yield* Effect.provideService(writeDecisions(channelId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
-        yield* recordOperations(sql, channelId, writes)
-      }, sql.withTransaction)
+      const commitWrites = Effect.fn("DmRepo.commitWrites")((id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
+        commitDecided(sql, id, writes))
 
       return DmRepo.of({
         load,

@@ -4,6 +4,7 @@ import { Rpc } from "effect/rpc"
 import { GuildResponse } from "../../src/model/Guilds.ts"
 import { invalidField, unknown } from "../../src/model/Errors.ts"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { answerRead } from "../actors/Mailbox.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
 import { GuildEvents, reloadEvents, shutdownEvents } from "./Events.ts"
@@ -149,13 +150,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         // Reads run concurrently with everything; in this process they skip the mailbox (src/guilds/Actors.ts).
         View: ({ payload }) => Effect.flatMap(existing, Reads.view(payload.userId)).pipe(Rpc.fork),
 
-        Read: ({ payload }) =>
-          Effect.flatMap(existing, (s) => {
-            const definition = readOf(payload.query._tag)
-            return definition === undefined
-              ? Effect.die(new Error(`no guild read ${payload.query._tag}`))
-              : definition.answer(s, payload.query, payload.viewerId)
-          }).pipe(Rpc.fork),
+        Read: ({ payload }) => answerRead("guild", readOf, existing)(payload).pipe(Rpc.fork),
 
         Reload: () =>
           changing(Effect.gen(function*() {

@@ -3,10 +3,11 @@ import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
+import { answerRead, loadedState, publishAll } from "../actors/Mailbox.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
-import type { Executed, UserContext, UserError, UserEvent } from "./Definitions.ts"
+import type { Executed, UserContext, UserError } from "./Definitions.ts"
 import { privateView, privateViewJson } from "./operations/Account.ts"
 import { readOf, writeOf } from "./operations/index.ts"
 import { User } from "./Protocol.ts"
@@ -27,31 +28,15 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const repo = yield* UserRepo
       const events = yield* UserEvents
       const live = yield* LiveActors
-      const loading = Semaphore.makeUnsafe(1)
       const lock = Semaphore.makeUnsafe(1)
-      let state: UserState | undefined
-      let loaded = false
       let localWrite: NonNullable<ReturnType<typeof live.users.get>>["write"] = () => Effect.die(new Error("not started"))
-
-      const track = (next: UserState | undefined) => {
-        state = next
-        loaded = true
+      const { current, existing: existingOr, set: track } = loadedState(repo.load(userId), (next) => {
         if (next === undefined) live.users.delete(userId)
         else live.users.set(userId, { state: next, write: (w, d) => localWrite(w, d), memory: approximateBytes(next) })
-      }
+      })
       yield* Effect.addFinalizer(() => Effect.sync(() => live.users.delete(userId)))
-      // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
-      const current: Effect.Effect<UserState | undefined> = Effect.suspend(() =>
-        loaded
-          ? Effect.succeed(state)
-          : Effect.map(loading.withPermits(1)(Effect.suspend(() => (loaded ? Effect.void : Effect.map(repo.load(userId), track)))), () => state)
-      )
-      const existing = Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(unknown("USER")) : Effect.succeed(s)))
-
-      const publish = (dispatches: ReadonlyArray<UserEvent>) =>
-        Effect.forEach(dispatches, ({ userIds, type, data }) => events.publish(userIds, { type, data: JSON.stringify(data) }), {
-          discard: true
-        })
+      const existing = existingOr(() => unknown("USER"))
+      const publish = publishAll(events.publish)
 
       const writeBatched = yield* makeWriteBatches<UserState, UserContext, Executed, UserError>({
         current,
@@ -88,13 +73,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           )
         },
 
-        Read: ({ payload }) =>
-          Effect.flatMap(existing, (s) => {
-            const definition = readOf(payload.query._tag)
-            return definition === undefined
-              ? Effect.die(new Error(`no user read ${payload.query._tag}`))
-              : definition.answer(s, payload.query, payload.viewerId)
-          }).pipe(Rpc.fork),
+        Read: ({ payload }) => answerRead("user", readOf, existing)(payload).pipe(Rpc.fork),
 
         Refresh: () =>
           lock.withPermits(1)(Effect.gen(function*() {

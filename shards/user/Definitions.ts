@@ -1,6 +1,7 @@
 import type { Schema } from "effect"
 import type { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
 import * as Actor from "../actors/Definitions.ts"
+import type { UserAddressed } from "../actors/Mailbox.ts"
 import type { UserState } from "./State.ts"
 
 /**
@@ -24,11 +25,7 @@ export interface UserContext {
 }
 
 /** A gateway dispatch to the sessions of `userIds`. */
-export interface UserEvent {
-  readonly userIds: ReadonlyArray<string>
-  readonly type: string
-  readonly data: unknown
-}
+export type UserEvent = UserAddressed
 
 /** What a change of the user carries besides its rows. */
 export interface UserChange {

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { readMessage } from "../actors/Mailbox.ts"
 import { ActorErrors } from "../actors/Protocol.ts"
 import { ReadQuery, WriteCommand } from "./operations/index.ts"
 
@@ -15,7 +16,9 @@ export const UserErrors = ActorErrors
 
 /**
  * Any write of operations/: decided from the state, committed with its
- * operation record, announced, then answered with the reply's JSON.
+ * operation record, announced, then answered with the reply's JSON. `now` is
+ * fixed by the caller so a redelivery decides the same; `operationId` is a
+ * snowflake.
  */
 export const Write = Rpc.make("Write", {
   payload: {
@@ -29,12 +32,7 @@ export const Write = Rpc.make("Write", {
   error: UserErrors
 })
 
-/** Any read of operations/, answered with the reply's JSON. */
-export const Read = Rpc.make("Read", {
-  payload: { viewerId: Schema.String, query: ReadQuery },
-  success: Schema.String,
-  error: UserErrors
-})
+export const Read = readMessage(ReadQuery)
 
 /**
  * The account changed in Postgres by a flow of its own (email change, MFA,

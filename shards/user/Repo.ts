@@ -4,8 +4,7 @@ import { StoredSettings } from "../../src/model/Settings.ts"
 import type { Account } from "../../src/model/UserViews.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import { isoTimestamp } from "../../src/platform/Timestamps.ts"
-import { writeDecisions } from "../actors/BatchStatements.ts"
-import { operationResults, recordOperations } from "../actors/Operations.ts"
+import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
 import type { UserState } from "./State.ts"
@@ -72,10 +71,8 @@ export class UserRepo extends Context.Service<UserRepo, {
         }
       }, Effect.orDie)
 
-      const commitWrites = Effect.fn("UserRepo.commitWrites")(function*(userId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) {
-        yield* Effect.provideService(writeDecisions(userId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql)
-        yield* recordOperations(sql, userId, writes)
-      }, sql.withTransaction)
+      const commitWrites = Effect.fn("UserRepo.commitWrites")((id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
+        commitDecided(sql, id, writes))
 
       return UserRepo.of({
         load,
