@@ -22,6 +22,7 @@ import { OneTimeTokens } from "./auth/OneTimeTokens.ts"
 import { services as authServices } from "./auth/Services.ts"
 import { Sudo } from "./auth/Sudo.ts"
 import { Passwords } from "./auth/Passwords.ts"
+import { SessionCache } from "./auth/SessionCache.ts"
 import { Sessions } from "./auth/Sessions.ts"
 import { AppConfig, isClusterMode, type Settings } from "./platform/Config.ts"
 import { Actors } from "./guilds/Actors.ts"
@@ -178,8 +179,9 @@ export const apiLayer = (settings: Settings) => {
       Layer.provideMerge(requestServices),
       Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerRedis("api", true))),
       Layer.provideMerge(clientSharding(settings)),
-      // Logins, relationships and user changes are told to users' sessions (UserEvents.ts).
-      Layer.provideMerge(UserEvents.layerRedis),
+      // Logins, relationships and user changes are told to users' sessions (UserEvents.ts);
+      // ended sessions to every API process's cache (SessionCache.ts).
+      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis)),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer)
     )
@@ -189,7 +191,7 @@ export const apiLayer = (settings: Settings) => {
     Layer.provideMerge(gatewayLocal),
     Layer.provideMerge(requestServices),
     Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerLocal("embedded"))),
-    Layer.provideMerge(UserEvents.layerLocal),
+    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal)),
     Layer.provideMerge(embeddedActorsLayer(settings))
   )
 }

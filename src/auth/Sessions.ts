@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { UserEvents } from "../../shards/UserEvents.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
+import { type CachedSession, SessionCache } from "./SessionCache.ts"
 import type { UserId } from "../model/Ids.ts"
 
 export interface Session {
@@ -19,12 +20,13 @@ export interface StoredSession {
 }
 
 /** `last_used_at` is approximate: written when a lookup finds it older than this. */
-const TOUCH_AFTER = "1 minute"
+const TOUCH_AFTER_SECONDS = 60
+const TOUCH_AFTER_MILLIS = TOUCH_AFTER_SECONDS * 1000
 
 /**
- * Session tokens. Resolved sessions are cached for a few seconds so that the
- * hot read path does not query Postgres on every request; a logout evicts the
- * local entry at once (other processes see it within the cache lifetime).
+ * Session tokens. Resolved sessions are kept in a cache until revoked
+ * (SessionCache.ts), so that authenticating a request does not query Postgres;
+ * every revocation is applied on every API process before it returns.
  *
  * Every login and logout is told to the user's gateway sessions as
  * AUTH_SESSION_CHANGE. The reference gives no shape for it; ours is the
@@ -42,14 +44,12 @@ export class Sessions extends Context.Service<Sessions, {
   /** Ends those of the listed sessions that belong to the user; others' hashes are ignored. */
   readonly revokeMany: (userId: string, hashes: ReadonlyArray<Buffer>) => Effect.Effect<void>
 }>()("guildhall/Sessions") {
-  static readonly cacheMillis = 5_000
-
   static readonly layer = Layer.effect(
     Sessions,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const userEvents = yield* UserEvents
-      const cache = new Map<string, { session: Session; until: number }>()
+      const cache = yield* SessionCache
 
       // Callers end sessions outside transactions, so these follow the commit.
       const announce = (userId: string, hashes: ReadonlyArray<Uint8Array>) =>
@@ -71,60 +71,58 @@ export class Sessions extends Context.Service<Sessions, {
         return token
       }, Effect.orDie)
 
-      // On every authenticated request: unnamed, since Effect.fn's span and call-site capture
-      // (about 4 µs a call) cost a tenth of a request here (npm run bench).
-      const resolve = (token: string) =>
-        Effect.suspend(() => {
-          const now = Date.now()
-          const hit = cache.get(token)
-          if (hit !== undefined && hit.until > now) return Effect.succeed<Session | undefined>(hit.session)
-          const hash = tokenHash(token)
-          return sql<{ user_id: UserId; stale: boolean }>`
-            SELECT user_id, last_used_at < now() - ${TOUCH_AFTER}::interval AS stale
-            FROM sessions WHERE token_hash = ${hash}`.pipe(
-            Effect.tap((rows) => rows[0]?.stale === true ? touch(hash) : Effect.void),
-            Effect.map((rows) => {
-              const row = rows[0]
-              if (row === undefined) return undefined
-              const session: Session = { userId: row.user_id, tokenHash: hash }
-              if (cache.size > 100_000) cache.clear()
-              cache.set(token, { session, until: now + Sessions.cacheMillis })
-              return session
-            }),
-            Effect.orDie
-          )
-        })
-
-      // Only a cache miss reaches the database, and only a stale row is written:
-      // at most one write a minute per session, off the request's path.
+      // Written once the row is older than TOUCH_AFTER_SECONDS, at most once a minute per
+      // session and process, off the request's path; the WHERE keeps it to one write
+      // a minute whatever the number of processes.
       const touch = (hash: Buffer) =>
         sql`UPDATE sessions SET last_used_at = now()
-            WHERE token_hash = ${hash} AND last_used_at < now() - ${TOUCH_AFTER}::interval`.pipe(
+            WHERE token_hash = ${hash} AND last_used_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS})`.pipe(
           Effect.ignore,
           Effect.forkDetach,
           Effect.asVoid
         )
 
-      const evict = (matches: (session: Session) => boolean) => {
-        for (const [token, entry] of cache) {
-          if (matches(entry.session)) cache.delete(token)
-        }
+      const lookup = (token: string) => {
+        const hash = tokenHash(token)
+        return sql<{ user_id: UserId; idle_millis: number }>`
+          SELECT user_id, (extract(epoch FROM now() - last_used_at) * 1000)::float8 AS idle_millis
+          FROM sessions WHERE token_hash = ${hash}`.pipe(
+          Effect.flatMap((rows) => {
+            const row = rows[0]
+            if (row === undefined) return Effect.succeed(undefined)
+            const now = Date.now()
+            const stale = row.idle_millis >= TOUCH_AFTER_MILLIS
+            const found: CachedSession = { session: { userId: row.user_id, tokenHash: hash }, touchedAt: stale ? now : now - row.idle_millis }
+            return stale ? Effect.as(touch(hash), found) : Effect.succeed(found)
+          }),
+          Effect.orDie
+        )
       }
 
+      // On every authenticated request: unnamed, since Effect.fn's span and call-site capture
+      // (about 4 µs a call) cost a tenth of a request here (npm run bench).
+      const resolve = (token: string) =>
+        Effect.suspend(() => {
+          const hit = cache.get(token)
+          if (hit === undefined) return Effect.map(cache.fill(token, lookup(token)), (found) => found?.session)
+          const now = Date.now()
+          if (now - hit.touchedAt < TOUCH_AFTER_MILLIS) return Effect.succeed<Session | undefined>(hit.session)
+          hit.touchedAt = now
+          return Effect.as(touch(hit.session.tokenHash), hit.session)
+        })
+
+      // Each evicts after the DELETE committed: a lookup that read a row before it is then not cached.
       const revoke = Effect.fn("Sessions.revoke")(function*(session: Session) {
-        for (const [token, entry] of cache) {
-          if (entry.session.tokenHash.equals(session.tokenHash)) cache.delete(token)
-        }
         const gone = yield* sql<{ token_hash: Uint8Array }>`
           DELETE FROM sessions WHERE token_hash = ${session.tokenHash} RETURNING token_hash`
+        yield* cache.revoke({ hashes: [session.tokenHash] })
         yield* announce(session.userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
+      // Also after the user's row is gone and their sessions with it (Deletions.ts): nothing to delete, still to evict.
       const revokeAllOf = Effect.fn("Sessions.revokeAllOf")(function*(userId: string) {
-        for (const [token, entry] of cache) {
-          if (entry.session.userId === userId) cache.delete(token)
-        }
         const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
+        yield* cache.revoke({ userId })
         yield* announce(userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
@@ -144,13 +142,13 @@ export class Sessions extends Context.Service<Sessions, {
           Effect.orDie
         ))
 
-      // Other processes keep a revoked session in their cache for at most `cacheMillis`.
       const revokeMany = Effect.fn("Sessions.revokeMany")(function*(userId: string, hashes: ReadonlyArray<Buffer>) {
         if (hashes.length === 0) return
-        evict((session) => session.userId === userId && hashes.some((hash) => hash.equals(session.tokenHash)))
         const gone = yield* sql<{ token_hash: Uint8Array }>`
           DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)} RETURNING token_hash`
-        yield* announce(userId, gone.map((row) => row.token_hash))
+        const ended = gone.map((row) => row.token_hash)
+        if (ended.length > 0) yield* cache.revoke({ hashes: ended })
+        yield* announce(userId, ended)
       }, Effect.orDie)
 
       return Sessions.of({ create, resolve, revoke, revokeAllOf, list, revokeMany })

@@ -1,7 +1,6 @@
 import { Cache, Context, Duration, Effect, Exit, Layer, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { Passwords } from "../auth/Passwords.ts"
-import { Sessions } from "../auth/Sessions.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
 import { Snowflake, UserId } from "../model/Ids.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
@@ -14,15 +13,18 @@ const isSnowflake = Schema.is(Snowflake)
 /** Whether `token` has the shape of a bot token (a session token has no dot). */
 export const looksLikeBotToken = (token: string): boolean => BOT_TOKEN.test(token)
 
+/** How long what a token resolved to is kept: a reset elsewhere in a cluster takes this long to reach a process. */
+const CACHE_MILLIS = 5_000
+
 /** argon2id holds 19 MiB a verification: a flood of wrong tokens waits here rather than exhausting memory. */
 const CONCURRENT_VERIFICATIONS = 2
 
 /**
  * Bot tokens. Only the argon2id hash of the secret is stored (conventions.md),
- * so a verification costs ~20 ms: what a token resolved to is cached for as
- * long as a session is (a reset forgets it here at once; other processes
- * within the cache lifetime), and concurrent requests with one token share
- * a single verification.
+ * so a verification costs ~20 ms: what a token resolved to is cached for
+ * `CACHE_MILLIS` (a reset forgets it here at once; other processes within
+ * that time), and concurrent requests with one token share a single
+ * verification.
  */
 export class BotTokens extends Context.Service<BotTokens, {
   /** The bot a token authenticates, as the caller of a user route; undefined for a wrong or malformed token. */
@@ -62,7 +64,7 @@ export class BotTokens extends Context.Service<BotTokens, {
       const cache = yield* Cache.makeWith(lookup, {
         capacity: 10_000,
         // A database failure is not remembered: the next request tries again.
-        timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.millis(Sessions.cacheMillis) : Duration.zero
+        timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.millis(CACHE_MILLIS) : Duration.zero
       })
 
       const issue = Effect.fn("BotTokens.issue")(function*(applicationId: string) {

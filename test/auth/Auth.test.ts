@@ -6,6 +6,7 @@ import { registrationProblems } from "../../src/auth/Http.ts"
 import { LoginCompletion } from "../../src/auth/LoginCompletion.ts"
 import { OneTimeTokens } from "../../src/auth/OneTimeTokens.ts"
 import { isTooCommon } from "../../src/auth/PasswordPolicy.ts"
+import { SessionCache } from "../../src/auth/SessionCache.ts"
 import { Sessions } from "../../src/auth/Sessions.ts"
 import { UserEvents } from "../../shards/UserEvents.ts"
 import { SignIn } from "../../src/auth/SignIn.ts"
@@ -221,7 +222,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
         return { answer, ticketData, lifetime }
       }).pipe(
         Effect.provide(SignIn.layer.pipe(
-          Layer.provideMerge(Layer.mergeAll(totpOnly, OneTimeTokens.layer, LoginCompletion.layer.pipe(Layer.provide([Sessions.layer, UsersRepo.layer]), Layer.provide(UserEvents.layerLocal)))),
+          Layer.provideMerge(Layer.mergeAll(totpOnly, OneTimeTokens.layer, LoginCompletion.layer.pipe(Layer.provide([Sessions.layer, UsersRepo.layer]), Layer.provide([UserEvents.layerLocal, SessionCache.layerLocal])))),
           Layer.provide(database)
         ))
       )

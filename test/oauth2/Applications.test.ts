@@ -2,6 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { Passwords } from "../../src/auth/Passwords.ts"
+import { SessionCache } from "../../src/auth/SessionCache.ts"
 import { Sessions } from "../../src/auth/Sessions.ts"
 import { UserEvents } from "../../shards/UserEvents.ts"
 import { AppConfig } from "../../src/platform/Config.ts"
@@ -16,7 +17,7 @@ import { createApplication, PASSWORD } from "./Fixtures.ts"
 const tokenServices = (url: string) =>
   Layer.mergeAll(Sessions.layer, BotTokens.layer).pipe(
     // A login here is told to nobody: no gateway listens in this test process.
-    Layer.provide(UserEvents.layerLocal),
+    Layer.provide([UserEvents.layerLocal, SessionCache.layerLocal]),
     Layer.provide(Passwords.layer),
     Layer.provide(Database.layer),
     Layer.provide(AppConfig.layerWith({ databaseUrl: Option.some(Redacted.make(url)) }))
