@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { StoredSettings } from "../../src/model/Settings.ts"
-import type { Account } from "../../src/model/UserViews.ts"
+import type { Account } from "./AccountView.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import { isoTimestamp } from "../../src/platform/Timestamps.ts"
 import { commitDecided, operationResults } from "../actors/Operations.ts"

@@ -1,6 +1,6 @@
 import type { GuildId } from "../../src/model/Ids.ts"
 import type { StoredSettings } from "../../src/model/Settings.ts"
-import type { Account } from "../../src/model/UserViews.ts"
+import type { Account } from "./AccountView.ts"
 import type { PendingDeletion } from "../../src/model/Users.ts"
 
 /**

@@ -6,7 +6,7 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContex
 import { CurrentUser } from "../http/Authentication.ts"
 import { unauthorized } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
-import { toUserPrivate } from "../model/UserViews.ts"
+import { toUserPrivate } from "../../shards/user/AccountView.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { UserUpdates } from "../users/Updates.ts"
 import { EmailChange } from "./EmailChange.ts"

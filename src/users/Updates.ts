@@ -18,7 +18,7 @@ import {
 } from "../model/Errors.ts"
 import { Mailer } from "../mail/Mailer.ts"
 import { imageFieldHash } from "./Images.ts"
-import { PremiumFlags } from "../model/UserViews.ts"
+import { PremiumFlags } from "../../shards/user/AccountView.ts"
 import { UsersRepo } from "./Repo.ts"
 import { UserActors } from "../guilds/UserActors.ts"
 import {

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { UserPrivateResponse } from "../../../src/model/Users.ts"
-import { toUserPrivate } from "../../../src/model/UserViews.ts"
+import { toUserPrivate } from "../AccountView.ts"
 import { toJson } from "../../actors/Definitions.ts"
 import { read, toSelf, write } from "../Definitions.ts"
 import type { UserState } from "../State.ts"

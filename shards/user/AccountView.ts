@@ -1,5 +1,5 @@
-import { isoTimestamp } from "../platform/Timestamps.ts"
-import { type PendingDeletion, toUserPartial, type UserPrivateResponse, type UserRow } from "./Users.ts"
+import { isoTimestamp } from "../../src/platform/Timestamps.ts"
+import { type PendingDeletion, toUserPartial, type UserPrivateResponse, type UserRow } from "../../src/model/Users.ts"
 
 // The private user (GET /users/@me, READY's `user`, USER_UPDATE), made from the account's row.
 
