@@ -12,6 +12,7 @@ import { GuildEvents } from "./guild/Events.ts"
 import { GuildRepo } from "./guild/Repo.ts"
 import { LiveActors } from "./LiveActors.ts"
 import { UserActor } from "./user/Actor.ts"
+import { RelationshipSweep } from "./user/RelationshipSweep.ts"
 import { UserRepo } from "./user/Repo.ts"
 import { UserEvents } from "./UserEvents.ts"
 
@@ -28,7 +29,7 @@ export const clusterPlatformLayer = Layer.mergeAll(
 export const entitiesLayer = (settings: Settings) => {
   const idle = { maxIdleTime: `${settings.actorIdleMinutes} minutes` as const }
   // UserEvents (DM channel actors tell users directly) is the caller's: in memory here, over Redis in a shard process.
-  return Layer.mergeAll(GuildActor(idle), UserActor(idle), DmChannelActor(idle)).pipe(
+  return Layer.mergeAll(GuildActor(idle), UserActor(idle), DmChannelActor(idle), RelationshipSweep).pipe(
     Layer.provide([GuildRepo.layer, GuildEvents.layer, DmRepo.layer, UserRepo.layer])
   )
 }

@@ -7,6 +7,7 @@ import { isoTimestamp } from "../../src/platform/Timestamps.ts"
 import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
+import { loadRelationships } from "./RelationshipRows.ts"
 import type { UserState } from "./State.ts"
 
 const decodeSettings = Schema.decodeUnknownEffect(StoredSettings)
@@ -67,7 +68,8 @@ export class UserRepo extends Context.Service<UserRepo, {
           ...facts,
           settings: yield* decodeSettings(data),
           notes: new Map(notes.map((n) => [n.target_id, n.note])),
-          guilds: new Set(guilds.map((g) => g.guild_id))
+          guilds: new Set(guilds.map((g) => g.guild_id)),
+          relationships: yield* loadRelationships(sql, userId)
         }
       }, Effect.orDie)
 

@@ -2,8 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { UserActors } from "../guilds/UserActors.ts"
 import { listGuilds } from "../../shards/user/operations/Guilds.ts"
-import { RelationshipType } from "../relationships/Api.ts"
-import { Relationships } from "../relationships/Relationships.ts"
+import { listFriendIds } from "../../shards/user/operations/Relationships.ts"
 import { PresenceRoutes } from "./PresenceRoutes.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import type { GatewaySession } from "./Session.ts"
@@ -65,7 +64,6 @@ export class Presences extends Context.Service<Presences, {
     Presences,
     Effect.gen(function*() {
       const registry = yield* GatewayRegistry
-      const relationships = yield* Relationships
       const live = yield* LiveActors
       const routes = yield* PresenceRoutes
       const userEvents = yield* UserEvents
@@ -89,9 +87,11 @@ export class Presences extends Context.Service<Presences, {
             guildId,
             dispatch: { type: "PRESENCE_UPDATE", data: presenceJson(userId, now, guildId) }
           })))
-          const friends = (yield* relationships.list(userId)).filter((r) => r.type === RelationshipType.friend)
+          const friends = yield* userActors.read(userId, listFriendIds, {}).pipe(
+            Effect.catch((error) => Effect.as(Effect.logWarning("gateway presences: a presence not told to friends", error), []))
+          )
           if (friends.length === 0) return
-          yield* userEvents.publish(friends.map((f) => f.id), { type: "PRESENCE_UPDATE", data: presenceJson(userId, now) })
+          yield* userEvents.publish(friends, { type: "PRESENCE_UPDATE", data: presenceJson(userId, now) })
         })
 
       const track = (userId: string, update: PresenceUpdate | undefined) => {

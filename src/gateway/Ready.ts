@@ -3,8 +3,7 @@ import { DmsRepo } from "../dms/Repo.ts"
 import { ReadStatesRepo } from "../messages/readStates/Repo.ts"
 import { MessageVisibility } from "../messages/Visibility.ts"
 import { Actors } from "../guilds/Actors.ts"
-import { RelationshipResponse, RelationshipType } from "../relationships/Api.ts"
-import { Relationships } from "../relationships/Relationships.ts"
+import { RelationshipResponse, RelationshipType } from "../model/Relationships.ts"
 import { UserSettingsResponse } from "../model/Settings.ts"
 import { UserPrivateResponse } from "../model/Users.ts"
 import { UserActors } from "../guilds/UserActors.ts"
@@ -48,7 +47,6 @@ export const makeReady = Effect.gen(function*() {
   const registry = yield* GatewayRegistry
   const actors = yield* Actors
   const userActors = yield* UserActors
-  const relationships = yield* Relationships
   const dms = yield* DmsRepo
   const readStates = yield* ReadStatesRepo
   const visibility = yield* MessageVisibility
@@ -65,7 +63,7 @@ export const makeReady = Effect.gen(function*() {
       yield* Effect.forEach(guildIds, (id) => registry.join(session, id), { discard: true })
       const [user, friends, userSettings, reads] = yield* Effect.all([
         encodeUser(own.user),
-        Effect.flatMap(relationships.list(userId), encodeRelationships),
+        encodeRelationships(own.relationships),
         encodeSettings(own.user_settings),
         Effect.flatMap(readableNow(visibility, userId, guildIds), (readable) => readStates.listFor(userId, readable))
       ], { concurrency: "unbounded" })

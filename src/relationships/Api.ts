@@ -4,23 +4,8 @@ import { Credentials, UserAuthentication, userOnly } from "../http/Authenticatio
 import { BoundedText } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
-import { UserPartialResponse } from "../model/Users.ts"
+import { RelationshipResponse } from "../model/Relationships.ts"
 import { UserPath } from "../http/Paths.ts"
-
-/** RelationshipTypes: what the other user is to the one who reads the row. */
-export const RelationshipType = { friend: 1, blocked: 2, incoming: 3, outgoing: 4 } as const
-export type RelationshipType = (typeof RelationshipType)[keyof typeof RelationshipType]
-
-export const RelationshipResponse = Schema.Struct({
-  id: Schema.String,
-  type: Schema.Literals([1, 2, 3, 4]),
-  user: UserPartialResponse,
-  since: Schema.optional(Schema.String),
-  nickname: Schema.NullOr(Schema.String),
-  share_voice_activity: Schema.Boolean,
-  friend_shares_voice_activity: Schema.Boolean
-})
-export type RelationshipResponse = typeof RelationshipResponse.Type
 
 /** UsernameType. */
 const Username = Schema.String.check(

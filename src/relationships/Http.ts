@@ -3,17 +3,20 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { RelationshipType } from "../model/Relationships.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
-import { RelationshipType } from "./Api.ts"
+import { listRelationships } from "../../shards/user/operations/Relationships.ts"
 import { Relationships } from "./Relationships.ts"
 
 const RelationshipsHandlers = HttpApiBuilder.group(Api, "relationships", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const relationships = yield* Relationships
+    const users = yield* UserActors
     const asMe = <A, E, R>(f: (me: string) => Effect.Effect<A, E, R>) => Effect.flatMap(CurrentUser, (me) => f(me.id))
 
     return handlers
-      .handle("list", () => asMe(relationships.list))
+      .handle("list", () => asMe((me) => users.readAsResponse(me, listRelationships, {})))
       .handle("requestByTag", ({ payload }) =>
         asMe((me) => relationships.requestByTag(me, payload.username, payload.discriminator)))
       .handle("request", ({ params, payload }) =>

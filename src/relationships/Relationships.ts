@@ -1,137 +1,96 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { UserEvents } from "../../shards/UserEvents.ts"
-import { BadRequest, type Forbidden, missingPermissions, type NotFound, unknown } from "../model/Errors.ts"
-import { RelationshipResponse, RelationshipType } from "./Api.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { BadRequest, type Forbidden, missingPermissions, type NotFound, type Unavailable, unknown } from "../model/Errors.ts"
+import type { RelationshipResponse } from "../model/Relationships.ts"
+import {
+  acceptFriend,
+  blockUser,
+  peerChanged,
+  relationshipWith,
+  removeRelationship,
+  requestFriend,
+  setRelationshipNickname
+} from "../../shards/user/operations/Relationships.ts"
+import { pendingIntents } from "../../shards/user/RelationshipIntents.ts"
 import { RelationshipsRepo } from "./Repo.ts"
-
-/** Friends plus outgoing requests one user may have (the reference platform's friend list size). */
-export const MAX_FRIENDS = 1000
 
 const refused = (code: string, message: string) => new BadRequest({ code, message })
 
-const { friend, blocked, incoming, outgoing } = RelationshipType
-
-// The JSON codec the HTTP routes answer with, so an event's row is the one GET /users/@me/relationships lists.
-const encodeView = Schema.encodeEffect(Schema.toCodecJson(RelationshipResponse))
-
-/** Each side's row (as GET /users/@me/relationships shows it) before and after a change. */
-interface Sides {
-  readonly before: ReadonlyArray<RelationshipResponse | undefined>
-  readonly after: ReadonlyArray<RelationshipResponse | undefined>
-}
+type Refusal = BadRequest | Forbidden | NotFound | Unavailable
 
 /**
- * Friends, friend requests and blocks. Each change takes both users' locks and
- * writes both sides in one transaction.
- *
- * - Asking someone who already asked you accepts their request.
- * - Ignoring (deleting) an incoming request, or blocking its sender, leaves the
- *   sender's outgoing request as it was: they are not told.
- * - Blocking ends a friendship and withdraws your own request; a user you block
- *   or who blocked you cannot be asked.
- *
- * After the commit each user whose row changed type is told: RELATIONSHIP_ADD
- * with the new row, or RELATIONSHIP_REMOVE with the row as it was. So a silent
- * change (an ignored request, a block) is not told to the other side either.
+ * Friends, friend requests and blocks, each user's side kept by their own
+ * actor (shards/user/operations/Relationships.ts, where the rules are). A
+ * change is written through the acting user's actor, which records the other
+ * side's part with it; then that part is delivered to the other user's actor,
+ * under an operation id derived from the first. If the delivery fails (the
+ * other actor's shard is down, this process dies) the acting side's change
+ * stands and the shard processes' sweep delivers the rest, so both sides end
+ * up changed, never one.
  */
 export class Relationships extends Context.Service<Relationships, {
-  readonly list: (me: string) => Effect.Effect<ReadonlyArray<RelationshipResponse>>
   /** A friend request; `force` (staff only) makes the friendship at once. */
-  readonly request: (me: string, target: string, force: boolean) => Effect.Effect<RelationshipResponse, BadRequest | Forbidden | NotFound>
+  readonly request: (me: string, target: string, force: boolean) => Effect.Effect<RelationshipResponse, Refusal>
   readonly requestByTag: (
     me: string,
     username: string,
     discriminator: string | number | undefined
-  ) => Effect.Effect<RelationshipResponse, BadRequest | Forbidden | NotFound>
+  ) => Effect.Effect<RelationshipResponse, Refusal>
   /** Accepts `target`'s request; accepting a friend again changes nothing. */
-  readonly accept: (me: string, target: string) => Effect.Effect<RelationshipResponse, BadRequest | NotFound>
-  readonly block: (me: string, target: string) => Effect.Effect<RelationshipResponse, BadRequest | NotFound>
+  readonly accept: (me: string, target: string) => Effect.Effect<RelationshipResponse, Refusal>
+  readonly block: (me: string, target: string) => Effect.Effect<RelationshipResponse, Refusal>
   /** Unfriends, withdraws or ignores a request, or unblocks, whichever `target` is to `me`. */
-  readonly remove: (me: string, target: string) => Effect.Effect<void, NotFound>
-  readonly setNickname: (me: string, target: string, nickname: string | null) => Effect.Effect<RelationshipResponse, BadRequest>
+  readonly remove: (me: string, target: string) => Effect.Effect<void, Refusal>
+  readonly setNickname: (me: string, target: string, nickname: string | null) => Effect.Effect<RelationshipResponse, Refusal>
 }>()("guildhall/Relationships") {
   static readonly layer = Layer.effect(
     Relationships,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* RelationshipsRepo
-      const userEvents = yield* UserEvents
+      const users = yield* UserActors
 
-      const bothSides = (a: string, b: string) => Effect.all([repo.view(a, b), repo.view(b, a)])
-
-      const announce = (users: ReadonlyArray<string>, { before, after }: Sides) =>
-        Effect.forEach(users, (user, i) => {
-          const was = before[i]
-          const now = after[i]
-          if (was?.type === now?.type) return Effect.void
-          const [type, view] = now === undefined ? ["RELATIONSHIP_REMOVE", was] : ["RELATIONSHIP_ADD", now]
-          if (view === undefined) return Effect.void
-          return encodeView(view).pipe(
-            Effect.orDie,
-            Effect.flatMap((data) => userEvents.publish([user], { type, data: JSON.stringify(data) }))
-          )
-        }, { discard: true })
-
-      /** Runs `body` holding both users' locks, then tells each user whose side changed. */
-      const inTransaction = <A, E>(a: string, b: string, body: Effect.Effect<A, E>) =>
-        sql.withTransaction(Effect.gen(function*() {
-          yield* repo.lock(a, b)
-          const before = yield* bothSides(a, b)
-          const result = yield* body
-          return { result, sides: { before, after: yield* bothSides(a, b) } }
-        })).pipe(
-          Effect.catchTag("SqlError", Effect.die),
-          Effect.flatMap(({ result, sides }) => Effect.as(announce([a, b], sides), result))
+      /**
+       * `me`'s changes toward `target` that `target`'s side has not applied yet,
+       * oldest first: an earlier one left pending is never overtaken.
+       */
+      const deliver = (me: string, target: string) =>
+        pendingIntents(sql, me, target).pipe(
+          Effect.flatMap((pending) =>
+            Effect.forEach(pending, ({ operationId, change }) => users.write(target, peerChanged, change, { actorId: me, operationId }), {
+              discard: true
+            })
+          ),
+          Effect.catch((error) => Effect.logWarning("relationships: the other side of a change is left to the sweep", error))
         )
 
-      /** The row as written; it exists, since the caller just wrote it inside the transaction. */
-      const viewOf = (me: string, target: string) =>
-        Effect.flatMap(repo.view(me, target), (view) => (view === undefined ? Effect.die(new Error("relationship vanished")) : Effect.succeed(view)))
+      /** `me`'s side of a change, then the other side's part of it. */
+      const bothSides = <A>(me: string, target: string, own: Effect.Effect<A, Refusal>) => Effect.tap(own, () => deliver(me, target))
 
-      /** Fails when becoming a friend would take `user` past the limit (friends and outgoing requests count already). */
-      const roomFor = (user: string, current: RelationshipType | undefined) =>
-        Effect.gen(function*() {
-          if (current === friend || current === outgoing) return
-          if ((yield* repo.friendsAndRequests(user)) >= MAX_FRIENDS) {
-            return yield* refused("MAX_FRIENDS", `Maximum number of friends reached (${MAX_FRIENDS})`)
-          }
+      /** The users' facts, or 404 when one of them does not exist. */
+      const partiesOf = (me: string, target: string) =>
+        Effect.flatMap(repo.parties([me, target]), (parties) => {
+          const sender = parties.get(me)
+          const recipient = parties.get(target)
+          return sender === undefined || recipient === undefined ? Effect.fail(unknown("USER")) : Effect.succeed({ sender, recipient })
         })
 
-      const befriend = (me: string, target: string, mine: RelationshipType | undefined, theirs: RelationshipType | undefined) =>
-        Effect.gen(function*() {
-          yield* roomFor(me, mine)
-          yield* roomFor(target, theirs)
-          yield* repo.set(me, target, friend)
-          yield* repo.set(target, me, friend)
-          return yield* viewOf(me, target)
-        })
+      const theirSide = (me: string, target: string) => users.read(target, relationshipWith, { userId: me })
 
       const request = Effect.fn("Relationships.request")(function*(me: string, target: string, force: boolean) {
         if (me === target) return yield* refused("CANNOT_SEND_FRIEND_REQUEST_TO_SELF", "You cannot send a friend request to yourself")
-        return yield* inTransaction(me, target, Effect.gen(function*() {
-          const sender = yield* repo.party(me)
-          const recipient = yield* repo.party(target)
-          if (sender === undefined || recipient === undefined) return yield* unknown("USER")
-          if (sender.bot) return yield* refused("BOTS_CANNOT_SEND_FRIEND_REQUESTS", "Bots cannot send friend requests")
-          if (force && !sender.staff) return yield* missingPermissions()
-          const mine = yield* repo.typeOf(me, target)
-          const theirs = yield* repo.typeOf(target, me)
-          if (mine === blocked) {
-            return yield* refused("CANNOT_SEND_FRIEND_REQUEST_TO_BLOCKED_USER", "Unblock this user before sending a friend request")
-          }
-          if (theirs === blocked) return yield* refused("FRIEND_REQUEST_BLOCKED", "This user is not accepting friend requests")
-          if (mine === friend) return yield* refused("ALREADY_FRIENDS", "You are already friends with this user")
-          if (mine === incoming || theirs === outgoing || force) return yield* befriend(me, target, mine, theirs)
-          if (mine === outgoing) return yield* viewOf(me, target)
-          if (!recipient.reachable || recipient.bot) {
-            return yield* refused("FRIEND_REQUEST_BLOCKED", "This user is not accepting friend requests")
-          }
-          yield* roomFor(me, mine)
-          yield* repo.set(me, target, outgoing)
-          yield* repo.set(target, me, incoming)
-          return yield* viewOf(me, target)
-        }))
+        const { sender, recipient } = yield* partiesOf(me, target)
+        if (sender.bot) return yield* refused("BOTS_CANNOT_SEND_FRIEND_REQUESTS", "Bots cannot send friend requests")
+        if (force && !sender.staff) return yield* missingPermissions()
+        const theirs = yield* theirSide(me, target)
+        return yield* bothSides(me, target, users.write(me, requestFriend, {
+          targetId: target,
+          user: recipient.user,
+          theirs,
+          force,
+          reachable: recipient.reachable && !recipient.bot
+        }, { actorId: me }))
       })
 
       const requestByTag = Effect.fn("Relationships.requestByTag")(function*(
@@ -147,50 +106,25 @@ export class Relationships extends Context.Service<Relationships, {
         return yield* request(me, target, false)
       })
 
-      const accept = Effect.fn("Relationships.accept")((me: string, target: string) =>
-        inTransaction(me, target, Effect.gen(function*() {
-          const mine = yield* repo.typeOf(me, target)
-          if (mine === friend) return yield* viewOf(me, target)
-          if (mine !== incoming) return yield* unknown("USER")
-          return yield* befriend(me, target, mine, yield* repo.typeOf(target, me))
-        })))
+      const accept = Effect.fn("Relationships.accept")(function*(me: string, target: string) {
+        const { recipient } = yield* partiesOf(me, target)
+        const theirs = yield* theirSide(me, target)
+        return yield* bothSides(me, target, users.write(me, acceptFriend, { targetId: target, user: recipient.user, theirs }, { actorId: me }))
+      })
 
       const block = Effect.fn("Relationships.block")(function*(me: string, target: string) {
         if (me === target) return yield* refused("BAD_REQUEST", "You cannot block yourself")
-        return yield* inTransaction(me, target, Effect.gen(function*() {
-          if ((yield* repo.party(target)) === undefined) return yield* unknown("USER")
-          yield* repo.set(me, target, blocked)
-          // Their outgoing request (and their own block) stay: a block is not announced.
-          yield* repo.drop(target, me, [friend, incoming])
-          return yield* viewOf(me, target)
-        }))
+        const { recipient } = yield* partiesOf(me, target)
+        return yield* bothSides(me, target, users.write(me, blockUser, { targetId: target, user: recipient.user }, { actorId: me }))
       })
 
       const remove = Effect.fn("Relationships.remove")((me: string, target: string) =>
-        inTransaction(me, target, Effect.gen(function*() {
-          const mine = yield* repo.typeOf(me, target)
-          if (mine === undefined) return yield* unknown("USER")
-          yield* repo.drop(me, target, [mine])
-          if (mine === friend) yield* repo.drop(target, me, [friend])
-          if (mine === outgoing) yield* repo.drop(target, me, [incoming])
-        })))
+        Effect.asVoid(bothSides(me, target, users.write(me, removeRelationship, { targetId: target }, { actorId: me }))))
 
-      const setNickname = Effect.fn("Relationships.setNickname")(function*(me: string, target: string, nickname: string | null) {
-        const trimmed = nickname?.trim() ?? ""
-        const updated = yield* repo.setNickname(me, target, trimmed === "" ? null : trimmed)
-        if (!updated) return yield* refused("NOT_FRIENDS_WITH_USER", "Only friends have nicknames")
-        return yield* viewOf(me, target)
-      })
+      const setNickname = Effect.fn("Relationships.setNickname")((me: string, target: string, nickname: string | null) =>
+        users.write(me, setRelationshipNickname, { targetId: target, nickname }, { actorId: me }))
 
-      return Relationships.of({
-        list: Effect.fn("Relationships.list")((me) => repo.list(me)),
-        request,
-        requestByTag,
-        accept,
-        block,
-        remove,
-        setNickname
-      })
+      return Relationships.of({ request, requestByTag, accept, block, remove, setNickname })
     })
   )
 }

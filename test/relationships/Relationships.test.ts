@@ -1,7 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { MAX_FRIENDS } from "../../src/relationships/Relationships.ts"
+import { MAX_FRIENDS } from "../../src/model/Relationships.ts"
 import { field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
@@ -251,9 +251,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("relations
       const alice = yield* user
       const bob = yield* user
       const carol = yield* user
-      yield* call("POST", carol.token, alice.userId)
       // Stand-in accounts filling Alice's list, written directly: registering a thousand would take minutes.
-      // Their small ids cannot meet a real snowflake.
+      // Their small ids cannot meet a real snowflake. Written before anything wakes Alice's actor, which loads them.
       const base = 1_000_000n
       yield* queryAt(
         api.databaseUrl,
@@ -267,6 +266,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("relations
          SELECT $1::bigint, $2::bigint + n, 1 FROM generate_series(1, $3::int) AS n`,
         [alice.userId, base.toString(), MAX_FRIENDS]
       )
+      yield* call("POST", carol.token, alice.userId)
       expectError(yield* call("POST", alice.token, bob.userId), 400, "MAX_FRIENDS")
       expectError(yield* call("PUT", alice.token, carol.userId, {}), 400, "MAX_FRIENDS")
       assert.strictEqual((yield* list(alice.token)).length, MAX_FRIENDS + 1)

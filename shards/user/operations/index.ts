@@ -3,15 +3,16 @@ import { accountReads, accountWrites } from "./Account.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { readyReads } from "./Ready.ts"
+import { relationshipsReads, relationshipsWrites } from "./Relationships.ts"
 import { settingsReads, settingsWrites } from "./Settings.ts"
 
 /**
  * Every write and read a user's actor runs. A capability adds its definitions
  * in a file of its own and spreads them in here; nothing else changes.
  */
-export const writes = [...accountWrites, ...settingsWrites, ...notesWrites] as const
+export const writes = [...accountWrites, ...settingsWrites, ...notesWrites, ...relationshipsWrites] as const
 
-export const reads = [...accountReads, ...settingsReads, ...notesReads, ...guildReads, ...readyReads] as const
+export const reads = [...accountReads, ...settingsReads, ...notesReads, ...guildReads, ...readyReads, ...relationshipsReads] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =
   registryOf("shards/user/operations/index.ts", writes, reads)
