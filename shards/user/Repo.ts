@@ -8,6 +8,7 @@ import { writeDecisions } from "../actors/BatchStatements.ts"
 import { operationResults, recordOperations } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
+import { loadLists } from "./ListsRepo.ts"
 import type { UserState } from "./State.ts"
 
 const decodeSettings = Schema.decodeUnknownEffect(StoredSettings)
@@ -68,7 +69,8 @@ export class UserRepo extends Context.Service<UserRepo, {
           ...facts,
           settings: yield* decodeSettings(data),
           notes: new Map(notes.map((n) => [n.target_id, n.note])),
-          guilds: new Set(guilds.map((g) => g.guild_id))
+          guilds: new Set(guilds.map((g) => g.guild_id)),
+          ...(yield* loadLists(sql, userId))
         }
       }, Effect.orDie)
 

@@ -2,13 +2,14 @@ import type { GuildId } from "../../src/model/Ids.ts"
 import type { StoredSettings } from "../../src/model/Settings.ts"
 import type { Account } from "../../src/model/UserViews.ts"
 import type { PendingDeletion } from "../../src/model/Users.ts"
+import { listsBytes, type UserLists } from "./Lists.ts"
 
 /**
  * What a user's actor keeps of the person: everything their own reads show,
  * loaded from Postgres when the actor starts. No secret is kept: the password
  * hash and MFA secrets stay in Postgres, read only for the check that needs them.
  */
-export interface UserState {
+export interface UserState extends UserLists {
   readonly account: Account
   /** 0 TOTP, 2 WebAuthn: what `mfa_enabled` and `authenticator_types` show. */
   readonly authenticatorTypes: ReadonlyArray<number>
@@ -25,5 +26,5 @@ export interface UserState {
 export const approximateBytes = (s: UserState): number => {
   let notes = 0
   for (const [id, note] of s.notes) notes += id.length + note.length * 2 + 64
-  return 600 + JSON.stringify(s.account).length * 2 + JSON.stringify(s.settings).length * 2 + notes + s.guilds.size * 64
+  return 600 + JSON.stringify(s.account).length * 2 + JSON.stringify(s.settings).length * 2 + notes + s.guilds.size * 64 + listsBytes(s)
 }

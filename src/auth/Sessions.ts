@@ -1,6 +1,9 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { UserEvents } from "../../shards/UserEvents.ts"
+import { endSessionSubscriptions } from "../../shards/user/operations/PushSubscriptions.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { NotFound } from "../model/Errors.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import type { UserId } from "../model/Ids.ts"
 
@@ -50,6 +53,8 @@ export class Sessions extends Context.Service<Sessions, {
       const sql = yield* SqlClient.SqlClient
       const userEvents = yield* UserEvents
       const cache = new Map<string, { session: Session; until: number }>()
+      // Absent only where no actors run (tests of the auth flows alone).
+      const userActors = yield* Effect.serviceOption(UserActors)
 
       // Callers end sessions outside transactions, so these follow the commit.
       const announce = (userId: string, hashes: ReadonlyArray<Uint8Array>) =>
@@ -58,6 +63,24 @@ export class Sessions extends Context.Service<Sessions, {
             type: "AUTH_SESSION_CHANGE",
             data: JSON.stringify({ auth_session_id_hash: Buffer.from(hash).toString("base64url") })
           }), { discard: true })
+
+      /**
+       * Signed out: the sessions' push subscriptions went with their rows (ON DELETE
+       * CASCADE), and the user's actor, which lists them, drops them too. A user
+       * deleted meanwhile has no actor to tell.
+       */
+      const ended = (userId: string, hashes: ReadonlyArray<Uint8Array>) =>
+        Effect.andThen(
+          announce(userId, hashes),
+          hashes.length === 0 || Option.isNone(userActors) ? Effect.void : userActors.value.write(
+            userId,
+            endSessionSubscriptions,
+            { sessionHashes: hashes.map((hash) => Buffer.from(hash).toString("hex")) },
+            { actorId: userId }
+          ).pipe(Effect.catch((e) =>
+            e instanceof NotFound ? Effect.void : Effect.logWarning("signed-out sessions' push subscriptions still listed", e)
+          ))
+        )
 
       const create = Effect.fn("Sessions.create")(function*(
         userId: string,
@@ -117,7 +140,7 @@ export class Sessions extends Context.Service<Sessions, {
         }
         const gone = yield* sql<{ token_hash: Uint8Array }>`
           DELETE FROM sessions WHERE token_hash = ${session.tokenHash} RETURNING token_hash`
-        yield* announce(session.userId, gone.map((row) => row.token_hash))
+        yield* ended(session.userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
       const revokeAllOf = Effect.fn("Sessions.revokeAllOf")(function*(userId: string) {
@@ -125,7 +148,7 @@ export class Sessions extends Context.Service<Sessions, {
           if (entry.session.userId === userId) cache.delete(token)
         }
         const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
-        yield* announce(userId, gone.map((row) => row.token_hash))
+        yield* ended(userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
       const list = Effect.fn("Sessions.list")((userId: string) =>
@@ -150,7 +173,7 @@ export class Sessions extends Context.Service<Sessions, {
         evict((session) => session.userId === userId && hashes.some((hash) => hash.equals(session.tokenHash)))
         const gone = yield* sql<{ token_hash: Uint8Array }>`
           DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)} RETURNING token_hash`
-        yield* announce(userId, gone.map((row) => row.token_hash))
+        yield* ended(userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
       return Sessions.of({ create, resolve, revoke, revokeAllOf, list, revokeMany })
