@@ -8,6 +8,7 @@ import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
 import { loadRelationships } from "./RelationshipRows.ts"
+import { loadLists } from "./ListsRepo.ts"
 import type { UserState } from "./State.ts"
 
 const decodeSettings = Schema.decodeUnknownEffect(StoredSettings)
@@ -69,7 +70,8 @@ export class UserRepo extends Context.Service<UserRepo, {
           settings: yield* decodeSettings(data),
           notes: new Map(notes.map((n) => [n.target_id, n.note])),
           guilds: new Set(guilds.map((g) => g.guild_id)),
-          relationships: yield* loadRelationships(sql, userId)
+          relationships: yield* loadRelationships(sql, userId),
+          ...(yield* loadLists(sql, userId))
         }
       }, Effect.orDie)
 

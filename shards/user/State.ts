@@ -14,13 +14,14 @@ export interface Relationship {
   /** The other user as of the last change of the relationship or the actor's load. */
   readonly user: UserPartialResponse
 }
+import { listsBytes, type UserLists } from "./Lists.ts"
 
 /**
  * What a user's actor keeps of the person: everything their own reads show,
  * loaded from Postgres when the actor starts. No secret is kept: the password
  * hash and MFA secrets stay in Postgres, read only for the check that needs them.
  */
-export interface UserState {
+export interface UserState extends UserLists {
   readonly account: Account
   /** 0 TOTP, 2 WebAuthn: what `mfa_enabled` and `authenticator_types` show. */
   readonly authenticatorTypes: ReadonlyArray<number>
@@ -40,5 +41,5 @@ export const approximateBytes = (s: UserState): number => {
   let notes = 0
   for (const [id, note] of s.notes) notes += id.length + note.length * 2 + 64
   return 600 + JSON.stringify(s.account).length * 2 + JSON.stringify(s.settings).length * 2 + notes + s.guilds.size * 64 +
-    s.relationships.size * 400
+    s.relationships.size * 400 + listsBytes(s)
 }

@@ -1,6 +1,9 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { UserEvents } from "../../shards/UserEvents.ts"
+import { endSessionSubscriptions } from "../../shards/user/operations/PushSubscriptions.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { NotFound } from "../model/Errors.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import { type CachedSession, SessionCache } from "./SessionCache.ts"
 import type { UserId } from "../model/Ids.ts"
@@ -50,6 +53,8 @@ export class Sessions extends Context.Service<Sessions, {
       const sql = yield* SqlClient.SqlClient
       const userEvents = yield* UserEvents
       const cache = yield* SessionCache
+      // Absent only where no actors run (tests of the auth flows alone).
+      const userActors = yield* Effect.serviceOption(UserActors)
 
       // Callers end sessions outside transactions, so these follow the commit.
       const announce = (userId: string, hashes: ReadonlyArray<Uint8Array>) =>
@@ -58,6 +63,24 @@ export class Sessions extends Context.Service<Sessions, {
             type: "AUTH_SESSION_CHANGE",
             data: JSON.stringify({ auth_session_id_hash: Buffer.from(hash).toString("base64url") })
           }), { discard: true })
+
+      /**
+       * Signed out: the sessions' push subscriptions went with their rows (ON DELETE
+       * CASCADE), and the user's actor, which lists them, drops them too. A user
+       * deleted meanwhile has no actor to tell.
+       */
+      const ended = (userId: string, hashes: ReadonlyArray<Uint8Array>) =>
+        Effect.andThen(
+          announce(userId, hashes),
+          hashes.length === 0 || Option.isNone(userActors) ? Effect.void : userActors.value.write(
+            userId,
+            endSessionSubscriptions,
+            { sessionHashes: hashes.map((hash) => Buffer.from(hash).toString("hex")) },
+            { actorId: userId }
+          ).pipe(Effect.catch((e) =>
+            e instanceof NotFound ? Effect.void : Effect.logWarning("signed-out sessions' push subscriptions still listed", e)
+          ))
+        )
 
       const create = Effect.fn("Sessions.create")(function*(
         userId: string,
@@ -116,14 +139,14 @@ export class Sessions extends Context.Service<Sessions, {
         const gone = yield* sql<{ token_hash: Uint8Array }>`
           DELETE FROM sessions WHERE token_hash = ${session.tokenHash} RETURNING token_hash`
         yield* cache.revoke({ hashes: [session.tokenHash] })
-        yield* announce(session.userId, gone.map((row) => row.token_hash))
+        yield* ended(session.userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
       // Also after the user's row is gone and their sessions with it (Deletions.ts): nothing to delete, still to evict.
       const revokeAllOf = Effect.fn("Sessions.revokeAllOf")(function*(userId: string) {
         const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
         yield* cache.revoke({ userId })
-        yield* announce(userId, gone.map((row) => row.token_hash))
+        yield* ended(userId, gone.map((row) => row.token_hash))
       }, Effect.orDie)
 
       const list = Effect.fn("Sessions.list")((userId: string) =>
@@ -146,9 +169,9 @@ export class Sessions extends Context.Service<Sessions, {
         if (hashes.length === 0) return
         const gone = yield* sql<{ token_hash: Uint8Array }>`
           DELETE FROM sessions WHERE user_id = ${userId} AND token_hash IN ${sql.in(hashes)} RETURNING token_hash`
-        const ended = gone.map((row) => row.token_hash)
-        if (ended.length > 0) yield* cache.revoke({ hashes: ended })
-        yield* announce(userId, ended)
+        const endedHashes = gone.map((row) => row.token_hash)
+        if (endedHashes.length > 0) yield* cache.revoke({ hashes: endedHashes })
+        yield* ended(userId, endedHashes)
       }, Effect.orDie)
 
       return Sessions.of({ create, resolve, revoke, revokeAllOf, list, revokeMany })

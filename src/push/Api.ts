@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { Credentials, UserAuthentication, userOnly } from "../http/Authentication.ts"
 import { BoundedText, SuccessResponse } from "../model/Common.ts"
 import { ApiErrors } from "../model/Errors.ts"
+import { PushSubscriptionsListResponse } from "../model/PushSubscriptions.ts"
 import { RateLimit, RateLimitBucket } from "../ratelimit/RateLimit.ts"
 import { decodeKey, endpointProblem, isAuthSecret, isP256dh, MAX_ENDPOINT_LENGTH } from "./Keys.ts"
 
@@ -35,10 +36,6 @@ export const PushSubscribeRequest = Schema.Struct({
 })
 
 export const PushSubscribeResponse = Schema.Struct({ subscription_id: Schema.String })
-
-export const PushSubscriptionsListResponse = Schema.Struct({
-  subscriptions: Schema.Array(Schema.Struct({ subscription_id: Schema.String, user_agent: Schema.NullOr(Schema.String) }))
-})
 
 /** Ids are 32 hex characters; the cap only keeps junk out, anything else is simply unknown. */
 const SubscriptionId = Schema.String.check(Schema.isMaxLength(64))

@@ -6,7 +6,7 @@ import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { clusterEnvironment, eventually } from "../support/Cluster.ts"
 import { queryAt, scratchDatabase } from "../support/Postgres.ts"
 import { freePort, type Started, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
-import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith } from "./Fixtures.ts"
+import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith, newChannel } from "./Fixtures.ts"
 
 /** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
 const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)
@@ -70,8 +70,9 @@ layer(TestApi.layerWith({ SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" }), { timeout: 18
         assert.strictEqual(contents[0]?.author.id, owner.userId)
         assert.strictEqual(yield* stored(api.databaseUrl, channelId, content), 1)
 
-        // As if the process died after the actor's commit and before marking the row: it is sent again
-        // with the same operation, the actor answers from its record, and no second message appears.
+        // Put back as due behind the author's actor, which knows it was sent: the sweep sends nothing and
+        // Postgres is told again. (A send lost between the guild's commit and the outcome, with the
+        // actor's state saying so, is test/users/UserActorLists.test.ts's.)
         yield* queryAt(api.databaseUrl, "UPDATE scheduled_messages SET status = 'scheduled', claimed_until = NULL, message_id = NULL WHERE id = $1", [id])
         yield* eventually("marked again", statusOf(api.databaseUrl, id), (s) => s === "sent")
         assert.strictEqual(yield* stored(api.databaseUrl, channelId, content), 1)
@@ -150,6 +151,24 @@ layer(TestApi.layerWith({ SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" }), { timeout: 18
         expect(shown.body).toMatchObject({ status: "invalid", status_reason: "MISSING_ACCESS" })
         assert.isString((shown.body as { invalidated_at: unknown }).invalidated_at)
         assert.deepStrictEqual(idsOf(yield* api.request("GET", `/channels/${channelId}/messages`, { token: owner.token })), [])
+      }))
+
+    it.effect("a channel deleted before the message is due: the send is refused and the list says why", () =>
+      Effect.gen(function*() {
+        const api = yield* TestApi
+        const { owner, guildId } = yield* guildWithChannel
+        const channelId = yield* newChannel(owner.token, guildId, { name: "doomed" })
+        const reply = yield* api.request("POST", `/channels/${channelId}/messages/schedule`, {
+          token: owner.token,
+          body: { content: "into the void", scheduled_local_at: utcWall(Date.now() + 2_000), timezone: "UTC" }
+        })
+        assert.strictEqual(reply.status, 201, JSON.stringify(reply.body))
+        const id = field(reply.body, "id")
+        const deleted = yield* api.request("DELETE", `/channels/${channelId}`, { token: owner.token })
+        assert.strictEqual(deleted.status, 204, JSON.stringify(deleted.body))
+        yield* eventually("refused", statusOf(api.databaseUrl, id), (s) => s === "invalid")
+        const list = yield* api.request("GET", "/users/@me/scheduled-messages", { token: owner.token })
+        expect(list.body).toMatchObject([{ id, channel_id: channelId, status: "invalid", status_reason: "UNKNOWN_CHANNEL" }])
       }))
 
     it.effect("a scheduled reply to a message older than the actor's window is sent with the message it answers", () =>

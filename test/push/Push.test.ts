@@ -2,7 +2,7 @@ import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createECDH, createHash, randomBytes, randomUUID } from "node:crypto"
 import { decodeKey, endpointProblem } from "../../src/push/Keys.ts"
-import { MAX_SUBSCRIPTIONS } from "../../src/push/Repo.ts"
+import { MAX_SUBSCRIPTIONS } from "../../src/model/PushSubscriptions.ts"
 import { field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
@@ -113,6 +113,35 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("push subs
       assert.strictEqual(logout.status, 204, JSON.stringify(logout.body))
       const left = yield* queryAt(api.databaseUrl, "SELECT count(*)::int AS n FROM push_subscriptions WHERE user_id = $1", [userId])
       assert.deepStrictEqual(left, [{ n: 0 }])
+    }))
+
+  it.effect("a session signed out elsewhere: its devices leave the list the user's other sessions see", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const { token, email } = yield* api.register()
+      const login = yield* api.request("POST", "/auth/login", { body: { email, password: "correct horse battery" } })
+      const other = field(login.body, "token")
+      const gone = yield* subscribed(token, browserSubscription())
+      const kept = yield* subscribed(other, browserSubscription())
+      assert.deepStrictEqual((yield* list(other)).map((s) => s.subscription_id), [gone, kept])
+      assert.strictEqual((yield* api.request("POST", "/auth/logout", { token })).status, 204)
+      assert.deepStrictEqual((yield* list(other)).map((s) => s.subscription_id), [kept])
+    }))
+
+  it.effect("a session whose row is gone subscribes nothing, even while authentication still knows it", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const { token, email, userId } = yield* api.register()
+      const login = yield* api.request("POST", "/auth/login", { body: { email, password: "correct horse battery" } })
+      const other = field(login.body, "token")
+      // Resolved once, the session is remembered by authentication for a while (auth/Sessions.ts).
+      assert.deepStrictEqual(yield* list(token), [])
+      const hash = createHash("sha256").update(token).digest("hex")
+      yield* queryAt(api.databaseUrl, "DELETE FROM sessions WHERE token_hash = decode($1, 'hex')", [hash])
+      expectError(yield* subscribe(token, browserSubscription()), 401, "UNAUTHORIZED")
+      assert.deepStrictEqual(yield* list(other), [])
+      const stored = yield* queryAt(api.databaseUrl, "SELECT count(*)::int AS n FROM push_subscriptions WHERE user_id = $1", [userId])
+      assert.deepStrictEqual(stored, [{ n: 0 }])
     }))
 
   it.effect(`keeps the ${MAX_SUBSCRIPTIONS} most recent devices`, () =>

@@ -1,7 +1,9 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as MessageReads from "../../../shards/guild/operations/MessageReads.ts"
+import { listSaved, saveMessage, unsaveMessage } from "../../../shards/user/operations/SavedMessages.ts"
 import { Actors } from "../../guilds/Actors.ts"
+import { UserActors } from "../../guilds/UserActors.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
 import { unknown } from "../../model/Errors.ts"
@@ -18,13 +20,15 @@ const SavedMessagesHandlers = HttpApiBuilder.group(Api, "savedMessages", (handle
     const channels = yield* ChannelLookup
     const messages = yield* MessagesRepo
     const saved = yield* SavedMessagesRepo
+    const users = yield* UserActors
     const visibility = yield* MessageVisibility
 
     return handlers
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          const entries = yield* saved.list(me.id, query.limit ?? DEFAULT_SAVED_LIMIT)
+          // Which messages, from the user's actor; the messages themselves, from their channels' storage.
+          const entries = yield* saved.render(yield* users.read(me.id, listSaved, { limit: query.limit ?? DEFAULT_SAVED_LIMIT }))
           const guildIds = [...new Set(entries.flatMap((e) => (e.guildId === null ? [] : [e.guildId])))]
           const readable = new Set((yield* visibility.readable(me.id, guildIds)).flatMap((g) => g.channels.map((c) => c.id)))
           return entries.map((e): SavedMessageEntryResponse => {
@@ -50,12 +54,12 @@ const SavedMessagesHandlers = HttpApiBuilder.group(Api, "savedMessages", (handle
           if (json === null && (yield* messages.find(payload.channel_id, payload.message_id)) === undefined) {
             return yield* unknown("MESSAGE")
           }
-          yield* saved.save(me.id, payload.channel_id, payload.message_id)
+          yield* users.write(me.id, saveMessage, { channelId: payload.channel_id, messageId: payload.message_id }, { actorId: me.id })
         }))
       .handle("unsave", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          if (!(yield* saved.unsave(me.id, params.message_id))) return yield* unknown("MESSAGE")
+          yield* users.write(me.id, unsaveMessage, { messageId: params.message_id }, { actorId: me.id })
         }))
   })))
 

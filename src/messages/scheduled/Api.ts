@@ -3,7 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import { Credentials, UserAuthentication, userOnly } from "../../http/Authentication.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { ApiErrors } from "../../model/Errors.ts"
-import { ScheduledMessageRequest, ScheduledMessageResponse } from "./Schemas.ts"
+import { ScheduledMessageResponse } from "../../model/ScheduledMessages.ts"
+import { ScheduledMessageRequest } from "./Schemas.ts"
 import { ChannelPath } from "../../http/Paths.ts"
 
 const scheduledPath = { scheduled_message_id: Snowflake }

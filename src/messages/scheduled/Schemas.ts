@@ -10,23 +10,6 @@ export const ScheduledMessageRequest = Schema.Struct({
 })
 export type ScheduledMessageRequest = typeof ScheduledMessageRequest.Type
 
-export const ScheduledMessageStatus = Schema.Literals(["pending", "invalid", "scheduled", "sent", "failed", "cancelled"])
-
-/** ScheduledMessageResponseSchema; `payload` is the create request as it will be (or was) sent. */
-export const ScheduledMessageResponse = Schema.Struct({
-  id: Schema.String,
-  channel_id: Schema.String,
-  scheduled_at: Schema.String,
-  scheduled_local_at: Schema.String,
-  timezone: Schema.String,
-  status: ScheduledMessageStatus,
-  status_reason: Schema.NullOr(Schema.String),
-  payload: MessageCreateRequest,
-  created_at: Schema.String,
-  invalidated_at: Schema.NullOr(Schema.String)
-})
-export type ScheduledMessageResponse = typeof ScheduledMessageResponse.Type
-
 /** The create request inside a scheduled one. */
 export const payloadOf = ({ scheduled_local_at: _at, timezone: _tz, ...request }: ScheduledMessageRequest): MessageCreateRequest =>
   request

@@ -1,0 +1,80 @@
+import { Effect, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { ChannelId, GuildId } from "../../src/model/Ids.ts"
+import { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
+import { ScheduledMessageStatus } from "../../src/model/ScheduledMessages.ts"
+import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
+import type { PushSubscriptionEntry, SavedEntry, ScheduledEntry, UserLists } from "./Lists.ts"
+
+const decodeRequest = Schema.decodeUnknownEffect(MessageCreateRequest)
+const decodeStatus = Schema.decodeUnknownEffect(ScheduledMessageStatus)
+
+interface ScheduledRow {
+  readonly id: string
+  readonly channel_id: ChannelId
+  readonly guild_id: GuildId
+  readonly payload: unknown
+  readonly scheduled_at: Date | string
+  readonly scheduled_local_at: string
+  readonly timezone: string
+  readonly status: string
+  readonly status_reason: string | null
+  readonly created_at: Date | string
+  readonly invalidated_at: Date | string | null
+  readonly send_operation_id: string | null
+  readonly message_id: string | null
+}
+
+const scheduledEntry = (row: ScheduledRow) =>
+  Effect.gen(function*() {
+    // The driver may hand jsonb back as text; what is stored was checked on the way in.
+    const payload = yield* decodeRequest(typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload)
+    const entry: ScheduledEntry = {
+      view: {
+        id: row.id,
+        channel_id: row.channel_id,
+        scheduled_at: isoTimestamp(row.scheduled_at),
+        scheduled_local_at: row.scheduled_local_at,
+        timezone: row.timezone,
+        status: yield* decodeStatus(row.status),
+        status_reason: row.status_reason,
+        payload,
+        created_at: isoTimestamp(row.created_at),
+        invalidated_at: isoTimestampOrNull(row.invalidated_at)
+      },
+      guildId: row.guild_id,
+      sendOperationId: row.send_operation_id,
+      messageId: row.message_id
+    }
+    return entry
+  })
+
+/** The user's saved messages, push subscriptions and scheduled messages, as their actor keeps them (Lists.ts). */
+export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
+  Effect.gen(function*() {
+    const saved = yield* sql<{ message_id: string; channel_id: string; saved_at: Date | string }>`
+      SELECT message_id::text AS message_id, channel_id::text AS channel_id, saved_at FROM saved_messages WHERE user_id = ${userId}`
+    const push = yield* sql<{ id: string; endpoint: string; user_agent: string | null; session_hash: Uint8Array; updated_at: Date | string }>`
+      SELECT id, endpoint, user_agent, session_hash, updated_at FROM push_subscriptions WHERE user_id = ${userId}
+      ORDER BY created_at, id`
+    const scheduled = yield* sql<ScheduledRow>`
+      SELECT id::text AS id, channel_id::text AS channel_id, guild_id::text AS guild_id, payload, scheduled_at, scheduled_local_at,
+        timezone, status, status_reason, created_at, invalidated_at, send_operation_id::text AS send_operation_id,
+        message_id::text AS message_id
+      FROM scheduled_messages WHERE user_id = ${userId}`
+    const lists: UserLists = {
+      saved: new Map(saved.map((row): [string, SavedEntry] => [
+        row.message_id,
+        { channelId: row.channel_id, savedAt: new Date(row.saved_at).getTime() }
+      ])),
+      pushSubscriptions: new Map(push.map((row): [string, PushSubscriptionEntry] => [row.id, {
+        id: row.id,
+        endpoint: row.endpoint,
+        userAgent: row.user_agent,
+        sessionHash: Buffer.from(row.session_hash).toString("hex"),
+        updatedAt: new Date(row.updated_at).getTime()
+      }])),
+      scheduled: new Map(yield* Effect.forEach(scheduled, (row) => Effect.map(scheduledEntry(row), (entry) => [row.id, entry] as const)))
+    }
+    return lists
+  })
