@@ -1,5 +1,6 @@
 import { registryOf } from "../../actors/Registry.ts"
 import { accountReads, accountWrites } from "./Account.ts"
+import { adminWrites } from "./Admin.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { readyReads } from "./Ready.ts"
@@ -9,7 +10,7 @@ import { settingsReads, settingsWrites } from "./Settings.ts"
  * Every write and read a user's actor runs. A capability adds its definitions
  * in a file of its own and spreads them in here; nothing else changes.
  */
-export const writes = [...accountWrites, ...settingsWrites, ...notesWrites] as const
+export const writes = [...accountWrites, ...settingsWrites, ...notesWrites, ...adminWrites] as const
 
 export const reads = [...accountReads, ...settingsReads, ...notesReads, ...guildReads, ...readyReads] as const
 
