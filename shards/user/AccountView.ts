@@ -17,7 +17,7 @@ export const PremiumFlags = {
 
 /**
  * `authenticatorTypes`: 0 TOTP, 2 WebAuthn (MfaProofs.methods); callers
- * without them show no MFA. `pendingDeletion`: SelfDeletionRepo.pending.
+ * without them show no MFA. `pendingDeletion`: the user's message self-deletion job (shards/user/Repo.ts).
  */
 export const toUserPrivate = (
   row: Account,

@@ -4,6 +4,8 @@ import { AppConfig } from "../platform/Config.ts"
 import { reloadInBatches } from "../admin/GuildReloader.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { Actors } from "../guilds/Actors.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { refreshAccountOrLog } from "../users/AccountRefresh.ts"
 
 /** Accounts one run deletes at most; the rest wait for the next run. */
 const PER_RUN = 100
@@ -24,6 +26,7 @@ export const deleteDueAccounts = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const sessions = yield* Sessions
   const actors = yield* Actors
+  const userActors = yield* UserActors
 
   const deleteOne = sql.withTransaction(Effect.gen(function*() {
     const due = yield* sql<{ id: string }>`
@@ -43,8 +46,10 @@ export const deleteDueAccounts = Effect.gen(function*() {
     const done = yield* deleteOne
     if (done === undefined) break
     deleted++
-    // The rows are gone; what remains are copies in memory: cached sessions and the guilds' member lists.
+    // The rows are gone; what remains are copies in memory: cached sessions, the user's actor
+    // (finding no row, it drops its state) and the guilds' member lists.
     yield* sessions.revokeAllOf(done.userId)
+    yield* refreshAccountOrLog(userActors, done.userId)
     if (done.guildIds.length > 0) yield* reloadInBatches(actors, done.guildIds)
     yield* Effect.logInfo("account deleted", done.userId)
   }
@@ -58,10 +63,12 @@ export const deletionJob = Layer.effectDiscard(
     const sql = yield* SqlClient.SqlClient
     const sessions = yield* Sessions
     const actors = yield* Actors
+    const userActors = yield* UserActors
     const run = deleteDueAccounts.pipe(
       Effect.provideService(SqlClient.SqlClient, sql),
       Effect.provideService(Sessions, sessions),
       Effect.provideService(Actors, actors),
+      Effect.provideService(UserActors, userActors),
       // A failed run is retried by the next one; the loop itself must not die.
       Effect.catchCause((cause) => Effect.logWarning("account deletion run failed", cause))
     )

@@ -4,10 +4,7 @@ import { Sudo } from "../auth/Sudo.ts"
 import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
-import { unauthorized } from "../model/Errors.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
-import { toUserPrivate } from "../../shards/user/AccountView.ts"
-import { UsersRepo } from "../users/Repo.ts"
 import { UserUpdates } from "../users/Updates.ts"
 import { EmailChange } from "./EmailChange.ts"
 import { PasswordChange } from "./PasswordChange.ts"
@@ -17,7 +14,6 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
     const emailChange = yield* EmailChange
     const passwordChange = yield* PasswordChange
     const sudo = yield* Sudo
-    const users = yield* UsersRepo
     const updates = yield* UserUpdates
 
     return handlers
@@ -54,10 +50,8 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* emailChange.bouncedVerifyNew(me.id, payload.ticket, payload.code)
-          yield* updates.announce(me.id)
-          const row = yield* users.findById(me.id)
-          if (row === undefined) return yield* unauthorized()
-          return toUserPrivate(row)
+          // The user's actor reads the new address; its private user is the answer.
+          return yield* updates.announce(me.id)
         }))
       .handle("passwordChangeStart", () => Effect.flatMap(CurrentUser, (me) => passwordChange.start(me.id)))
       .handle("passwordChangeResend", ({ payload }) =>

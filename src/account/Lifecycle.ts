@@ -12,6 +12,9 @@ const ownsGuilds = () =>
  * account is out of use at once; a later login (src/auth/LoginCompletion.ts)
  * re-enables it and cancels a deletion still in its grace period. The deletion
  * itself is carried out by the job of Deletions.ts once the grace period is over.
+ * The user's actor holds neither `disabled_at` nor `deletion_scheduled_at`
+ * (shards/user/Repo.ts), so these changes leave nothing of it stale; the
+ * deletion does, and the job makes the actor drop the account.
  */
 export class AccountLifecycle extends Context.Service<AccountLifecycle, {
   readonly disable: (userId: string) => Effect.Effect<void>

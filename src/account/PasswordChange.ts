@@ -5,8 +5,10 @@ import { requestClient } from "../auth/Client.ts"
 import { Passwords } from "../auth/Passwords.ts"
 import { passwordProblems } from "../auth/PasswordPolicy.ts"
 import { Sessions } from "../auth/Sessions.ts"
-import { BadRequest, invalidField, type TooManyRequests, unauthorized, type Unauthorized } from "../model/Errors.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { BadRequest, invalidField, type TooManyRequests, unauthorized, type Unauthorized, type Unavailable } from "../model/Errors.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
+import { refreshAccount } from "../users/AccountRefresh.ts"
 import { CODE_TTL_MS, codeHash, cooldownLeft, inFuture, newCode, proofMatches, RESEND_COOLDOWN_MS, tooSoon } from "./Codes.ts"
 import { makeEmailedCodeTickets } from "./EmailedCodeTickets.ts"
 import { passwordChangedMail, passwordChangeMail } from "./Mails.ts"
@@ -46,7 +48,7 @@ export class PasswordChange extends Context.Service<PasswordChange, {
     ticket: string,
     proof: string,
     newPassword: string
-  ) => Effect.Effect<{ token: string; auth_session_id_hash: string }, BadRequest, HttpServerRequest.HttpServerRequest>
+  ) => Effect.Effect<{ token: string; auth_session_id_hash: string }, BadRequest | Unavailable, HttpServerRequest.HttpServerRequest>
 }>()("guildhall/PasswordChange") {
   static readonly layer = Layer.effect(
     PasswordChange,
@@ -54,6 +56,7 @@ export class PasswordChange extends Context.Service<PasswordChange, {
       const sql = yield* SqlClient.SqlClient
       const passwords = yield* Passwords
       const sessions = yield* Sessions
+      const userActors = yield* UserActors
 
       const tickets = yield* makeEmailedCodeTickets<TicketRow>("password_change_tickets")
 
@@ -123,6 +126,8 @@ export class PasswordChange extends Context.Service<PasswordChange, {
               Effect.orDie
             )
           )
+          // The password's date shows on the user's own views.
+          yield* refreshAccount(userActors, userId)
           // Every session ends (other processes drop theirs from cache within Sessions.cacheMillis);
           // this device carries on with a new one.
           yield* sessions.revokeAllOf(userId)

@@ -6,6 +6,7 @@ export const Acl = {
   all: "*",
   authenticate: "admin:authenticate",
   apiKeysManage: "admin:api_keys:manage",
+  aclsSet: "admin:acls:set",
   auditLogsView: "admin:audit_logs:view",
   guildsManage: "admin:guilds:manage",
   gatewayView: "admin:gateway:view",

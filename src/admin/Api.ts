@@ -36,6 +36,8 @@ export const UserAdminResponse = Schema.Struct({
   bot: Schema.Boolean
 })
 
+export const SetUserAclsRequest = Schema.Struct({ user_id: Snowflake, acls: Acls })
+
 export const AdminAuditLogResponse = Schema.Struct({
   log_id: Schema.String,
   admin_user_id: Schema.String,
@@ -110,6 +112,11 @@ export class AdminApi extends HttpApiGroup.make("admin").add(
     error: ApiErrors
   }),
   HttpApiEndpoint.get("me", "/admin/users/me", { success: Schema.Struct({ user: UserAdminResponse }), error: ApiErrors }),
+  HttpApiEndpoint.post("setUserAcls", "/admin/users/set-acls", {
+    payload: SetUserAclsRequest,
+    success: Schema.Struct({ user: UserAdminResponse }),
+    error: ApiErrors
+  }),
   HttpApiEndpoint.post("auditLogs", "/admin/audit-logs", {
     payload: AuditLogsRequest,
     success: AuditLogsListResponse,

@@ -7,11 +7,26 @@ import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
 import { invalidField, missingPermissions, unknown } from "../model/Errors.ts"
+import type { UserPrivateResponse } from "../model/Users.ts"
+import { UserActors } from "../guilds/UserActors.ts"
 import { UsersRepo } from "../users/Repo.ts"
+import { setAcls } from "../../shards/user/operations/Admin.ts"
 import { Acl, holds, KNOWN_ACLS } from "./Acls.ts"
 import { AdminRepo } from "./Repo.ts"
 import { GuildReloader } from "./GuildReloader.ts"
 import type { GuildId } from "../model/Ids.ts"
+
+/** A user as the admin API shows one, from their actor's private view. */
+const adminView = (user: UserPrivateResponse) => ({
+  id: user.id,
+  username: user.username,
+  discriminator: user.discriminator,
+  global_name: user.global_name,
+  email: user.email,
+  acls: user.acls,
+  flags: user.flags,
+  bot: user.bot ?? false
+})
 
 /** The route's ACL, and who is acting, for the audit entry. */
 const requireAcl = (acl: string) =>
@@ -21,6 +36,7 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
   withBuildContext(Effect.gen(function*() {
     const repo = yield* AdminRepo
     const users = yield* UsersRepo
+    const userActors = yield* UserActors
     const guilds = yield* GuildRepo
     const actors = yield* Actors
     const stats = yield* ClusterStats
@@ -82,6 +98,24 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
               bot: false
             }
           }
+        }))
+      // Through the user's actor, so their own views (staff, staff-only settings) change with the row.
+      .handle("setUserAcls", ({ payload }) =>
+        Effect.gen(function*() {
+          const op = yield* requireAcl(Acl.aclsSet)
+          const unknownAcl = payload.acls.find((acl) => !KNOWN_ACLS.has(acl))
+          if (unknownAcl !== undefined) return yield* invalidField("acls", "INVALID_ACLS_FORMAT", `Unknown ACL ${unknownAcl}`)
+          // Nobody hands out more than they hold, nor changes their own.
+          if (op.id === payload.user_id || payload.acls.some((acl) => !holds(op.acls, acl))) return yield* missingPermissions()
+          const user = yield* userActors.write(payload.user_id, setAcls, { acls: payload.acls }, { actorId: op.id })
+          yield* repo.audit({
+            adminId: op.id,
+            action: "user.set_acls",
+            targetType: "user",
+            targetId: payload.user_id,
+            metadata: { acls: user.acls.join(",") }
+          })
+          return { user: adminView(user) }
         }))
       .handle("auditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
       .handle("searchAuditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))

@@ -2,8 +2,10 @@ import { Context, Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import type { AppConfig } from "../platform/Config.ts"
-import { BadRequest, type FieldError, invalidField } from "../model/Errors.ts"
+import { BadRequest, type FieldError, invalidField, type Unavailable } from "../model/Errors.ts"
+import { UserActors } from "../guilds/UserActors.ts"
 import type { Mailer } from "../mail/Mailer.ts"
+import { refreshAccount } from "../users/AccountRefresh.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { emailOf, sendPasswordReset, sendVerification } from "./EmailTokens.ts"
 import { OneTimeTokens } from "./OneTimeTokens.ts"
@@ -25,8 +27,8 @@ export class Recovery extends Context.Service<Recovery, {
   /** Emails a reset link when the address has an account; answers the same, in the same time, either way. */
   readonly forgot: (email: string) => Effect.Effect<void>
   readonly resetTokenValid: (token: string) => Effect.Effect<boolean>
-  readonly reset: (token: string, password: string) => Effect.Effect<LoginAnswer, BadRequest, HttpServerRequest.HttpServerRequest>
-  readonly revert: (token: string, password: string) => Effect.Effect<LoginAnswer, BadRequest, HttpServerRequest.HttpServerRequest>
+  readonly reset: (token: string, password: string) => Effect.Effect<LoginAnswer, BadRequest | Unavailable, HttpServerRequest.HttpServerRequest>
+  readonly revert: (token: string, password: string) => Effect.Effect<LoginAnswer, BadRequest | Unavailable, HttpServerRequest.HttpServerRequest>
   /** Marks the address verified; answers whose it is. */
   readonly verify: (token: string) => Effect.Effect<string, BadRequest>
   readonly resendVerification: (userId: string) => Effect.Effect<void, BadRequest>
@@ -42,6 +44,7 @@ export class Recovery extends Context.Service<Recovery, {
       const sessions = yield* Sessions
       const tokens = yield* OneTimeTokens
       const signIn = yield* SignIn
+      const userActors = yield* UserActors
       const mailing = yield* Effect.context<OneTimeTokens | Mailer | AppConfig>()
       const withMailing = <A, E>(effect: Effect.Effect<A, E, OneTimeTokens | Mailer | AppConfig>) =>
         Effect.provideContext(effect, mailing)
@@ -57,6 +60,8 @@ export class Recovery extends Context.Service<Recovery, {
             WHERE id = ${userId}
             RETURNING id`.pipe(Effect.orDie)
           if (rows.length === 0) return false
+          // The password's date, and maybe the address, show on the user's own views.
+          yield* refreshAccount(userActors, userId)
           yield* sessions.revokeAllOf(userId)
           yield* tokens.revokeAll("password_reset", userId)
           return true

@@ -83,7 +83,6 @@ export const plannedRoutes: ReadonlyArray<readonly [method: string, path: string
   ["POST", "/admin/users/terminate-sessions"],
   ["POST", "/admin/users/unlink-phone"],
   ["POST", "/admin/users/schedule-deletion"],
-  ["POST", "/admin/users/set-acls"],
   ["POST", "/admin/users/set-bot-status"],
   ["POST", "/admin/users/set-system-status"],
   ["POST", "/admin/users/set-traits"],

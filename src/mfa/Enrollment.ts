@@ -1,7 +1,9 @@
 import { Effect } from "effect"
 import { Sudo, type SudoProof } from "../auth/Sudo.ts"
+import { UserActors } from "../guilds/UserActors.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, Forbidden, invalidField, unknown } from "../model/Errors.ts"
+import { refreshAccount } from "../users/AccountRefresh.ts"
 import { newBackupCodes, normalizeTotpSecret, totpStep } from "./Codes.ts"
 import { badCode } from "./LoginSteps.ts"
 import { MfaProofs } from "./Proofs.ts"
@@ -19,7 +21,9 @@ const sameCode = (a: string, b: string) => a.replace(/[\s-]/g, "").toLowerCase()
 /**
  * What the signed-in user does with their methods under /users/@me/mfa and
  * /users/@me/sudo. Every change needs sudo mode (src/auth/Sudo.ts): the
- * password while no MFA is on, an MFA proof after.
+ * password while no MFA is on, an MFA proof after. A method added or removed
+ * changes `mfa_enabled` and `authenticator_types`, which the user's actor
+ * shows: it reads them again after the commit.
  */
 export const makeEnrollment = Effect.gen(function*() {
   const sudo = yield* Sudo
@@ -27,6 +31,7 @@ export const makeEnrollment = Effect.gen(function*() {
   const mfa = yield* MfaProofs
   const webauthn = yield* WebAuthnCeremonies
   const smsCodes = yield* SmsCodes
+  const userActors = yield* UserActors
 
   const backupCodesOf = (userId: string) => Effect.map(repo.backupCodes(userId), (backup_codes) => ({ backup_codes }))
 
@@ -46,6 +51,7 @@ export const makeEnrollment = Effect.gen(function*() {
         const step = totpStep(secret, payload.code, null)
         if (step === undefined) return yield* badCode()
         yield* repo.enableTotp(me.id, secret, step, newBackupCodes())
+        yield* refreshAccount(userActors, me.id)
         // As stored, so that this list and every later one show the codes in the same order.
         return yield* backupCodesOf(me.id)
       }),
@@ -63,6 +69,7 @@ export const makeEnrollment = Effect.gen(function*() {
         const provenBySudo = !held && payload.mfa_method === "totp" && payload.mfa_code !== undefined && sameCode(payload.mfa_code, payload.code)
         if (!provenBySudo && !(yield* mfa.verify(me.id, { mfa_method: "totp", mfa_code: payload.code }))) return yield* badCode()
         yield* repo.disableTotp(me.id)
+        yield* refreshAccount(userActors, me.id)
       }),
 
     backupCodes: (me: Me, payload: SudoProof & { readonly regenerate?: boolean | undefined }) =>
@@ -105,7 +112,7 @@ export const makeEnrollment = Effect.gen(function*() {
 
     /** The challenge was handed out under sudo mode, to this user, once: it is the proof. */
     register: (me: Me, challenge: string, response: RegistrationResponse, name: string) =>
-      webauthn.register(me.id, challenge, response, name),
+      Effect.tap(webauthn.register(me.id, challenge, response, name), () => refreshAccount(userActors, me.id)),
 
     rename: (me: Me, credentialId: string, payload: SudoProof & { readonly name: string }) =>
       Effect.gen(function*() {
@@ -117,6 +124,7 @@ export const makeEnrollment = Effect.gen(function*() {
       Effect.gen(function*() {
         yield* sudo.require(me, payload)
         if (!(yield* repo.deleteCredential(me.id, credentialId))) return yield* unknown("WEBAUTHN_CREDENTIAL")
+        yield* refreshAccount(userActors, me.id)
       }),
 
     sudoMethods: (me: Me) =>

@@ -1,6 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { formatDiscriminator, freeDiscriminator } from "../auth/Usernames.ts"
-import { BadRequest, type FieldError, invalidField } from "../model/Errors.ts"
+import { BadRequest, type FieldError, invalidField, NotFound, type Unavailable } from "../model/Errors.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { presentChanges, updateAccount } from "../../shards/user/operations/Account.ts"
 import { imageFieldHash } from "../users/Images.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { type ApplicationRow, ApplicationsRepo } from "./Repo.ts"
@@ -22,13 +24,14 @@ const cleared = (text: string | null | undefined) =>
  * free one), as people's usernames do.
  */
 export class BotProfiles extends Context.Service<BotProfiles, {
-  readonly update: (row: ApplicationRow, request: BotProfileUpdateRequest) => Effect.Effect<void, BadRequest>
+  readonly update: (row: ApplicationRow, request: BotProfileUpdateRequest) => Effect.Effect<void, BadRequest | Unavailable>
 }>()("guildhall/BotProfiles") {
   static readonly layer = Layer.effect(
     BotProfiles,
     Effect.gen(function*() {
       const users = yield* UsersRepo
       const applications = yield* ApplicationsRepo
+      const userActors = yield* UserActors
 
       /** The discriminator of the new tag: the named or current one when free, else a random free one. */
       const settleTag = (row: ApplicationRow, username: string, named: string | undefined) =>
@@ -55,8 +58,16 @@ export class BotProfiles extends Context.Service<BotProfiles, {
         const tag = request.username === undefined && named === undefined
           ? {}
           : { username: request.username ?? row.username, discriminator: yield* settleTag(row, request.username ?? row.username, named) }
-        const changed = yield* users.update(row.id, { ...tag, avatar, banner, bio: cleared(request.bio) })
-        if (!changed) return yield* tagTaken()
+        const changes = presentChanges({ ...tag, avatar, banner, bio: cleared(request.bio) })
+        // Through the bot user's actor, as a person's own profile change goes: its sessions hear USER_UPDATE.
+        if (Object.keys(changes).length > 0) {
+          yield* userActors.write(row.id, updateAccount, { changes }, { actorId: row.owner_id }).pipe(
+            // The unique index refused the tag: another account took it meanwhile.
+            Effect.catchIf((e) => e instanceof BadRequest && e.code === "CONFLICT", () => tagTaken()),
+            // An application's bot user goes only with the application.
+            Effect.catchIf((e) => e instanceof NotFound, Effect.die)
+          )
+        }
         if (request.bot_flags !== undefined) yield* applications.update(row.id, { bot_flags: request.bot_flags })
       })
 

@@ -1,9 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { OneTimeTokens } from "../auth/OneTimeTokens.ts"
+import { UserActors } from "../guilds/UserActors.ts"
 import { BadRequest, invalidField, TooManyRequests, Unavailable } from "../model/Errors.ts"
 import { newSmsCode, normalizeSixDigits } from "../mfa/Codes.ts"
 import { tokenHash } from "../platform/Crypto.ts"
 import { Sms } from "../sms/Sms.ts"
+import { refreshAccount } from "../users/AccountRefresh.ts"
 import { PhoneRepo } from "./Repo.ts"
 
 const CODE_LIFETIME_SECONDS = 10 * 60
@@ -25,14 +27,15 @@ const badToken = () =>
  * (`send`), the code proves the number and gives a phone token (`verify`), the
  * token puts the number on the account (`add`; the handler asks for sudo mode
  * first). The token and the code are bound to the user and to the number they
- * were issued for.
+ * were issued for. The number and whether it is verified show on the user's
+ * own views: after `add` and `remove` the user's actor reads them again.
  */
 export class PhoneNumbers extends Context.Service<PhoneNumbers, {
   readonly send: (userId: string, phone: string) => Effect.Effect<void, BadRequest | TooManyRequests | Unavailable>
   readonly verify: (userId: string, phone: string, code: string) => Effect.Effect<string, BadRequest>
-  readonly add: (userId: string, phoneToken: string) => Effect.Effect<void, BadRequest>
+  readonly add: (userId: string, phoneToken: string) => Effect.Effect<void, BadRequest | Unavailable>
   /** Takes the number off the account; SMS two-factor codes stop with it. */
-  readonly remove: (userId: string) => Effect.Effect<void>
+  readonly remove: (userId: string) => Effect.Effect<void, Unavailable>
 }>()("guildhall/PhoneNumbers") {
   static readonly layer = Layer.effect(
     PhoneNumbers,
@@ -40,6 +43,7 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
       const repo = yield* PhoneRepo
       const sms = yield* Sms
       const tokens = yield* OneTimeTokens
+      const userActors = yield* UserActors
 
       const send = Effect.fn("PhoneNumbers.send")(function*(userId: string, phone: string) {
         if ((yield* repo.otherOwner(userId, phone)) !== undefined) return yield* phoneTaken()
@@ -76,13 +80,14 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
         const phone = redeemed?.data.phone
         if (redeemed?.userId !== userId || typeof phone !== "string") return yield* badToken()
         if (!(yield* repo.attach(userId, phone))) return yield* phoneTaken()
+        yield* refreshAccount(userActors, userId)
       })
 
       return PhoneNumbers.of({
         send,
         verify,
         add,
-        remove: Effect.fn("PhoneNumbers.remove")((userId) => repo.detach(userId))
+        remove: Effect.fn("PhoneNumbers.remove")((userId) => Effect.andThen(repo.detach(userId), refreshAccount(userActors, userId)))
       })
     })
   )

@@ -3,24 +3,6 @@ import { SqlClient } from "effect/sql"
 import type { UserRow } from "../model/Users.ts"
 
 
-/** Columns of `users` a profile update may write. */
-export type UserChanges = {
-  readonly username?: string
-  readonly discriminator?: string
-  readonly global_name?: string | null
-  readonly password_hash?: string
-  readonly password_changed_at?: Date
-  readonly avatar?: string | null
-  readonly banner?: string | null
-  readonly bio?: string | null
-  readonly pronouns?: string | null
-  readonly accent_color?: number | null
-  readonly timezone?: string | null
-  readonly timezone_privacy_flags?: number
-  readonly premium_flags?: number
-  readonly mention_flags?: number
-}
-
 export interface NewUser {
   readonly id: string
   readonly username: string
@@ -32,7 +14,11 @@ export interface NewUser {
   readonly theme: string
 }
 
-
+/**
+ * Lookups of `users` and new accounts. Nothing here changes an existing
+ * account: that goes through the user's actor (shards/user), or a flow whose
+ * secrets live elsewhere makes the actor read it again (AccountRefresh.ts).
+ */
 export class UsersRepo extends Context.Service<UsersRepo, {
   readonly findById: (id: string) => Effect.Effect<UserRow | undefined>
   readonly findByEmail: (email: string) => Effect.Effect<UserRow | undefined>
@@ -40,8 +26,6 @@ export class UsersRepo extends Context.Service<UsersRepo, {
   readonly takenDiscriminators: (username: string) => Effect.Effect<ReadonlySet<string>>
   /** False when the email or the username#discriminator was taken meanwhile. */
   readonly insert: (user: NewUser) => Effect.Effect<boolean>
-  /** Writes the given columns; false when the new username#discriminator was taken meanwhile. */
-  readonly update: (id: string, changes: UserChanges) => Effect.Effect<boolean>
 }>()("guildhall/UsersRepo") {
   static readonly layer = Layer.effect(
     UsersRepo,
@@ -69,17 +53,7 @@ export class UsersRepo extends Context.Service<UsersRepo, {
             VALUES (${user.id}, ${user.username}, ${user.discriminator}, ${user.globalName}, ${user.email},
                     ${user.passwordHash}, ${user.dateOfBirth}, ${user.theme})
             ON CONFLICT DO NOTHING
-            RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)),
-        update: Effect.fn("UsersRepo.update")((id, changes) => {
-          // An absent key is no change: it must not become `SET column = NULL`.
-          const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
-          if (Object.keys(set).length === 0) return Effect.succeed(true)
-          return sql`UPDATE users SET ${sql.update(set)} WHERE id = ${id}`.pipe(
-            Effect.as(true),
-            Effect.catchIf((error) => error.reason._tag === "UniqueViolation", () => Effect.succeed(false)),
-            Effect.orDie
-          )
-        })
+            RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie))
       })
     })
   )

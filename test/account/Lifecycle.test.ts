@@ -130,6 +130,8 @@ layer(TestApi.layerWith({ ACCOUNT_DELETION_SWEEP_SECONDS: "1" }), { timeout: 120
         )
         assert.sameMembers(yield* memberIds, [owner.userId, leaving.userId])
 
+        // The leaving user's actor holds the account in memory when the job deletes it.
+        assert.strictEqual((yield* me(leaving.token)).status, 200)
         for (const user of [leaving, waiting]) {
           const reply = yield* post("/users/@me/delete", user.token, { password: PASSWORD })
           assert.strictEqual(reply.status, 204, JSON.stringify(reply.body))
@@ -147,6 +149,9 @@ layer(TestApi.layerWith({ ACCOUNT_DELETION_SWEEP_SECONDS: "1" }), { timeout: 120
         const left = yield* queryAt(api.databaseUrl, "SELECT count(*)::int AS n FROM guild_members WHERE user_id = $1", [leaving.userId])
         assert.strictEqual(left[0]?.n, 0)
         assert.isTrue(yield* eventually(Effect.map(memberIds, (ids) => ids.length === 1 && ids[0] === owner.userId)))
+        // The actor let the account go: a write to it finds no user (a held copy would have taken it).
+        const acls = yield* post("/admin/users/set-acls", admin(api.adminKey), { user_id: leaving.userId, acls: [] })
+        expectError(acls, 404, "UNKNOWN_USER")
 
         // Its email address is free again and its password opens nothing.
         const oldLogin = yield* login(leaving.email)

@@ -79,6 +79,7 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual(forged.status, 400)
       expect(forged.body).toMatchObject({ errors: [{ path: "verification_proof", code: "INVALID_PROOF_TOKEN" }] })
 
+      expect((yield* api.request("GET", "/users/@me", { token })).body).toMatchObject({ password_last_changed_at: null })
       const done = yield* complete({ new_password: NEW_PASSWORD })
       assert.strictEqual(done.status, 200, JSON.stringify(done.body))
       const fresh = field(done.body, "token")
@@ -87,7 +88,9 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       // Every other session is gone, this device's old token too; its new one works.
       assert.strictEqual((yield* api.request("GET", "/users/@me", { token: other })).status, 401)
       assert.strictEqual((yield* api.request("GET", "/users/@me", { token })).status, 401)
-      assert.strictEqual((yield* api.request("GET", "/users/@me", { token: fresh })).status, 200)
+      const me = yield* api.request("GET", "/users/@me", { token: fresh })
+      assert.strictEqual(me.status, 200)
+      expect(me.body).toMatchObject({ password_last_changed_at: expect.any(String) })
       const sessions = yield* api.request("GET", "/auth/sessions", { token: fresh })
       assert.strictEqual((sessions.body as Array<unknown>).length, 1)
 

@@ -2,10 +2,11 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { execFile } from "node:child_process"
+import { setAcls } from "../support/Acls.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { NODE, ROOT } from "../support/Processes.ts"
 import { eventually } from "../support/Cluster.ts"
-import { identified, nextMatching } from "../gateway/Client.ts"
+import { dataOf, identified, nextMatching } from "../gateway/Client.ts"
 import { guildOfTwo } from "../invites/Fixtures.ts"
 
 const admin = (key: string) => `Admin ${key}`
@@ -36,7 +37,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       assert.strictEqual(bot.status, 401)
 
       // A user granted admin:authenticate and one route ACL reaches that route only.
-      yield* queryAt(api.databaseUrl, "UPDATE users SET acls = $1 WHERE id = $2", [["admin:authenticate", "admin:gateway:view"], user.userId])
+      yield* setAcls(user.userId, ["admin:authenticate", "admin:gateway:view"])
       const viewStats = yield* api.request("GET", "/admin/gateway/stats", { token: user.token })
       assert.strictEqual(viewStats.status, 200)
       const listKeys = yield* api.request("GET", "/admin/api-keys", { token: user.token })
@@ -82,6 +83,90 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       expect(all.body).toMatchObject({ logs: [{ target_type: expect.any(String) }] })
       const badPage = yield* api.request("POST", "/admin/audit-logs", { token: admin(api.adminKey), body: { limit: 1000 } })
       assert.strictEqual(badPage.status, 400)
+    }))
+
+  it.effect("set-acls makes a user staff through their actor: their views and sessions see it, and it is audited", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const user = yield* api.register()
+      const session = (yield* identified(user.token)).client
+      const before = yield* api.request("GET", "/users/@me", { token: user.token })
+      expect(before.body).toMatchObject({ is_staff: false, acls: [] })
+
+      const set = yield* api.request("POST", "/admin/users/set-acls", {
+        token: admin(api.adminKey),
+        body: { user_id: user.userId, acls: ["admin:authenticate", "admin:gateway:view", "admin:authenticate"] }
+      })
+      assert.strictEqual(set.status, 200, JSON.stringify(set.body))
+      expect(set.body).toEqual({
+        user: {
+          id: user.userId,
+          username: expect.any(String),
+          discriminator: expect.any(String),
+          global_name: null,
+          email: user.email,
+          acls: ["admin:authenticate", "admin:gateway:view"],
+          flags: 0,
+          bot: false
+        }
+      })
+      const update = yield* nextMatching(session, "USER_UPDATE", (d) => JSON.stringify(d).includes("admin:gateway:view"))
+      expect(dataOf(update)).toMatchObject({ id: user.userId, is_staff: true })
+      expect((yield* api.request("GET", "/users/@me", { token: user.token })).body).toMatchObject({
+        is_staff: true,
+        acls: ["admin:authenticate", "admin:gateway:view"]
+      })
+      const stored = yield* queryAt(api.databaseUrl, "SELECT acls FROM users WHERE id = $1", [user.userId])
+      assert.deepStrictEqual(stored[0]?.acls, ["admin:authenticate", "admin:gateway:view"])
+      assert.strictEqual((yield* api.request("GET", "/admin/gateway/stats", { token: user.token })).status, 200)
+      const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: user.userId } })
+      expect(logs.body).toMatchObject({
+        total: 1,
+        logs: [{ action: "user.set_acls", target_type: "user", metadata: { acls: "admin:authenticate,admin:gateway:view" } }]
+      })
+
+      // An empty list takes staff away again.
+      const cleared = yield* api.request("POST", "/admin/users/set-acls", { token: admin(api.adminKey), body: { user_id: user.userId, acls: [] } })
+      expect(cleared.body).toMatchObject({ user: { acls: [] } })
+      expect((yield* api.request("GET", "/users/@me", { token: user.token })).body).toMatchObject({ is_staff: false, acls: [] })
+      expectError(yield* api.request("GET", "/admin/gateway/stats", { token: user.token }), 403, "MISSING_PERMISSIONS")
+    }))
+
+  it.effect("set-acls refuses bad input, unknown users, and operators without the ACL or beyond their own", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const target = yield* api.register()
+      const setBy = (token: string, body: unknown) => api.request("POST", "/admin/users/set-acls", { token, body })
+
+      for (const body of [{ user_id: "abc", acls: [] }, { user_id: target.userId, acls: "x" }, { user_id: target.userId }, { acls: [] }]) {
+        expectError(yield* setBy(admin(api.adminKey), body), 400, "INVALID_FORM_BODY")
+      }
+      const unknownAcl = yield* setBy(admin(api.adminKey), { user_id: target.userId, acls: ["root"] })
+      expectError(unknownAcl, 400, "INVALID_FORM_BODY")
+      expect(unknownAcl.body).toMatchObject({ errors: [{ path: "acls", code: "INVALID_ACLS_FORMAT" }] })
+      expectError(yield* setBy(admin(api.adminKey), { user_id: "42", acls: [] }), 404, "UNKNOWN_USER")
+
+      // An operator key without admin:acls:set, and one that holds it but not what it hands out.
+      const keyWith = (acls: ReadonlyArray<string>) =>
+        Effect.map(
+          api.request("POST", "/admin/api-keys", { token: admin(api.adminKey), body: { name: "operator", acls } }),
+          (reply) => admin(field(reply.body, "key"))
+        )
+      const viewer = yield* keyWith(["admin:gateway:view"])
+      expectError(yield* setBy(viewer, { user_id: target.userId, acls: [] }), 403, "MISSING_PERMISSIONS")
+      const setter = yield* keyWith(["admin:acls:set", "admin:gateway:view"])
+      expectError(yield* setBy(setter, { user_id: target.userId, acls: ["*"] }), 403, "MISSING_PERMISSIONS")
+      assert.strictEqual((yield* setBy(setter, { user_id: target.userId, acls: ["admin:gateway:view"] })).status, 200)
+
+      // A user operator cannot change their own ACLs.
+      const operator = yield* api.register()
+      yield* setAcls(operator.userId, ["admin:authenticate", "admin:acls:set"])
+      expectError(yield* setBy(operator.token, { user_id: operator.userId, acls: ["admin:authenticate"] }), 403, "MISSING_PERMISSIONS")
+      assert.strictEqual((yield* setBy(operator.token, { user_id: target.userId, acls: [] })).status, 200)
+      expectError(yield* setBy(target.token, { user_id: target.userId, acls: [] }), 403, "MISSING_PERMISSIONS")
+
+      // Nothing refused was kept.
+      expect((yield* api.request("GET", "/users/@me", { token: target.token })).body).toMatchObject({ acls: [] })
     }))
 
   it.effect("reload picks up a change written straight into Postgres; shutdown drops the actor", () =>

@@ -86,6 +86,8 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual(badToken.status, 400)
       expect(badToken.body).toMatchObject({ errors: [{ path: "token", code: "INVALID_OR_EXPIRED_RESET_TOKEN" }] })
 
+      const before = yield* api.request("GET", "/users/@me", { token: oldSession })
+      expect(before.body).toMatchObject({ verified: false, password_last_changed_at: null })
       const reset = yield* api.request("POST", "/auth/reset", { body: { token, password: NEW_PASSWORD } })
       assert.strictEqual(reset.status, 200)
       assert.strictEqual(field(reset.body, "user_id"), userId)
@@ -94,8 +96,8 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       assert.strictEqual((yield* api.request("GET", "/users/@me", { token: otherSession })).status, 401)
       const me = yield* api.request("GET", "/users/@me", { token: newSession })
       assert.strictEqual(me.status, 200)
-      // The reset link went to the account's address: it is verified now.
-      expect(me.body).toMatchObject({ verified: true })
+      // The reset link went to the account's address: it is verified now, and the password is new.
+      expect(me.body).toMatchObject({ verified: true, password_last_changed_at: expect.any(String) })
 
       const oldPassword = yield* api.request("POST", "/auth/login", { body: { email, password: PASSWORD } })
       assert.strictEqual(oldPassword.status, 400)

@@ -78,6 +78,9 @@ layer(TestApi.layerWith({ MESSAGE_DELETION_SWEEP_SECONDS: "1", MESSAGE_DELETION_
       const { client } = yield* identified(second.owner.token)
       const again = yield* api.request("POST", "/users/@me/messages/delete", { token: leaver.token, body: { password: PASSWORD } })
       assert.strictEqual(again.status, 204, JSON.stringify(again.body))
+      const pending = Effect.map(api.request("GET", "/users/@me", { token: leaver.token }), (reply) =>
+        (reply.body as { pending_bulk_message_deletion: unknown }).pending_bulk_message_deletion)
+      expect(yield* pending).toMatchObject({ channel_count: 2, message_count: 153 })
       const seen = yield* deletions(client, 2).pipe(Effect.timeout("20 seconds"), Effect.orDie)
       assert.deepStrictEqual([...seen.keys()].sort(), [recent[1], recent[2]].sort())
       // Each says what went and whose it was, as the production service's MESSAGE_DELETE does.
@@ -88,6 +91,10 @@ layer(TestApi.layerWith({ MESSAGE_DELETION_SWEEP_SECONDS: "1", MESSAGE_DELETION_
       assert.strictEqual(yield* countOf(api.databaseUrl, leaver.userId), 0)
       const jobs = yield* queryAt(api.databaseUrl, "SELECT count(*)::int AS n FROM message_deletion_jobs WHERE user_id = $1", [leaver.userId])
       assert.strictEqual(jobs[0]?.n, 0)
+      // Done, the job leaves the user's own view too.
+      const shownUntil = Date.now() + 10_000
+      while ((yield* pending) !== null && Date.now() < shownUntil) yield* Effect.sleep("100 millis")
+      assert.isNull(yield* pending)
 
       // The windows agree: only others' messages are left.
       assert.deepStrictEqual(idsOf(yield* api.request("GET", `/channels/${first.channelId}/messages`, { token: first.owner.token })), [othersMessage])

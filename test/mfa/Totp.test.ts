@@ -168,6 +168,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("TOTP over
       // Nothing was enabled by the failures.
       const none = yield* api.request("GET", "/users/@me/sudo/mfa-methods", { token })
       assert.deepStrictEqual(none.body, { totp: false, sms: false, webauthn: false, has_mfa: false })
+      const mfaShown = Effect.map(api.request("GET", "/users/@me", { token }), (reply) => reply.body)
+      expect(yield* mfaShown).toMatchObject({ mfa_enabled: false, authenticator_types: [] })
 
       const step = stepNow()
       const enabled = yield* enable({ secret, code: totpAt(secret, step) }, { [SUDO_HEADER]: sudo })
@@ -175,6 +177,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("TOTP over
       const first = (enabled.body as { backup_codes: Array<{ code: string }> }).backup_codes.map((c) => c.code)
       const twice = yield* enable({ secret: newSecret(), code: "123456" }, { [SUDO_HEADER]: sudo })
       assert.strictEqual(twice.status, 400)
+      // The user's own view shows it at once.
+      expect(yield* mfaShown).toMatchObject({ mfa_enabled: true, authenticator_types: [0] })
 
       // With MFA on, the password no longer proves sudo mode.
       const backupCodes = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -218,6 +222,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("TOTP over
       assert.strictEqual(disabled.status, 204, JSON.stringify(disabled.body))
       const off = yield* api.request("GET", "/users/@me/sudo/mfa-methods", { token })
       assert.deepStrictEqual(off.body, { totp: false, sms: false, webauthn: false, has_mfa: false })
+      expect(yield* mfaShown).toMatchObject({ mfa_enabled: false, authenticator_types: [] })
       const codesLeft = yield* queryAt(api.databaseUrl, "SELECT count(*)::int AS n FROM mfa_backup_codes WHERE user_id = $1", [userId])
       assert.strictEqual(codesLeft[0]?.n, 0)
       const notEnabled = yield* disable({ code: "123456" })

@@ -180,8 +180,11 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
     Effect.gen(function*() {
       const api = yield* TestApi
       const user = yield* api.register()
+      const mfaShown = Effect.map(api.request("GET", "/users/@me", { token: user.token }), (reply) => reply.body)
+      expect(yield* mfaShown).toMatchObject({ mfa_enabled: false, authenticator_types: [] })
       const key = new SoftwareAuthenticator()
       yield* register(user.token, key, "Laptop", { password: PASSWORD })
+      expect(yield* mfaShown).toMatchObject({ mfa_enabled: true, authenticator_types: [2] })
       const credential = `/users/@me/mfa/webauthn/credentials/${key.id}`
 
       const byPassword = yield* api.request("PATCH", credential, { token: user.token, body: { name: "Work laptop", password: PASSWORD } })
@@ -246,6 +249,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("WebAuthn 
       assert.strictEqual((yield* api.request("DELETE", `/users/@me/mfa/webauthn/credentials/${spare.id}`, { token: user.token, headers: { [SUDO_HEADER]: sudo } })).status, 204)
       const methods = yield* api.request("GET", "/users/@me/sudo/mfa-methods", { token: user.token })
       assert.deepStrictEqual(methods.body, { totp: false, sms: false, webauthn: false, has_mfa: false })
+      expect(yield* mfaShown).toMatchObject({ mfa_enabled: false, authenticator_types: [] })
       const login = yield* api.request("POST", "/auth/login", { body: { email: user.email, password: PASSWORD } })
       assert.isString(field(login.body, "token"))
       const noKeys = yield* sudoOptions()

@@ -120,11 +120,15 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("OAuth2 ap
         body: { name: "Renamed", bot_public: false, redirect_uris: ["https://a.example/cb"] }
       })
       expect(patched.body).toMatchObject({ id: app.id, name: "Renamed", bot_public: false, redirect_uris: ["https://a.example/cb"] })
+      const botSelf = Effect.map(api.request("GET", "/users/@me", { token: app.botToken }), (reply) => reply.body)
+      expect(yield* botSelf).toMatchObject({ id: app.id, bio: null })
       const bot = yield* api.request("PATCH", `/oauth2/applications/${app.id}/bot`, {
         token: owner.token,
         body: { username: "renamed_bot", discriminator: "42", bio: "I forecast", avatar: PNG, bot_flags: 16 }
       })
       assert.strictEqual(bot.status, 200, JSON.stringify(bot.body))
+      // The bot's own view changes with it: the change went through its user's actor.
+      expect(yield* botSelf).toMatchObject({ id: app.id, username: "renamed_bot", discriminator: "0042", bio: "I forecast" })
       expect(bot.body).toMatchObject({ id: app.id, username: "renamed_bot", discriminator: "0042", bio: "I forecast", flags: 16 })
       assert.match(field(bot.body, "avatar"), /^[0-9a-f]{32}$/)
       expect((yield* api.request("GET", `/oauth2/applications/${app.id}`, { token: owner.token })).body).toMatchObject({

@@ -2,6 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { MAX_FRIENDS } from "../../src/model/Relationships.ts"
+import { setAcls } from "../support/Acls.ts"
 import { field, type Reply, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
@@ -218,10 +219,9 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("relations
 
   it.effect("staff can make a friendship at once", () =>
     Effect.gen(function*() {
-      const api = yield* TestApi
       const staff = yield* user
       const bob = yield* user
-      yield* queryAt(api.databaseUrl, "UPDATE users SET acls = '{admin:authenticate}' WHERE id = $1", [staff.userId])
+      yield* setAcls(staff.userId)
       assert.strictEqual(ok(yield* call("POST", staff.token, bob.userId, { staff_force_accept: true })).type, FRIEND)
       assert.deepStrictEqual(yield* pairs(bob.token), [[staff.userId, FRIEND]])
     }))

@@ -1,6 +1,7 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { isAdult } from "../../src/model/SettingsValues.ts"
+import { setAcls } from "../support/Acls.ts"
 import { TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
@@ -116,7 +117,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user sett
   it.effect("a custom status is checked and lapses when it expires; a status reset comes due", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const { token, userId } = yield* api.register()
+      const { token } = yield* api.register()
       const soon = new Date(Date.now() + 3_600_000)
       const set = yield* patch(token, {
         custom_status: { text: "Writing", emoji_name: "👩🏽‍💻", expires_at: soon.getTime() },
@@ -133,16 +134,13 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user sett
       const custom = yield* patch(token, { custom_status: { emoji_id: "123", emoji_name: "ignored" } })
       expect(custom.body).toMatchObject({ custom_status: { text: null, emoji_id: "123", emoji_name: null } })
 
-      // Both moments pass.
-      const past = new Date(Date.now() - 1000).toISOString()
-      yield* queryAt(
-        api.databaseUrl,
-        `UPDATE user_settings SET data = data || jsonb_build_object('status_resets_at', $2::text,
-           'custom_status', jsonb_build_object('text', 'old', 'expires_at', $2::text, 'emoji_animated', false))
-         WHERE user_id = $1`,
-        [userId, past]
-      )
+      // Both moments pass: what is stored stays, the read undoes what is past its time.
+      const moment = new Date(Date.now() + 3000)
+      const lapsing = yield* patch(token, { custom_status: { text: "old", expires_at: moment.toISOString() }, status_resets_at: moment.toISOString() })
+      expect(lapsing.body).toMatchObject({ status: "idle", status_resets_at: moment.toISOString(), custom_status: { text: "old" } })
+      yield* Effect.sleep(Math.max(0, moment.getTime() - Date.now()) + 200)
       expect((yield* get(token)).body).toMatchObject({ status: "online", status_resets_at: null, status_resets_to: null, custom_status: null })
+      const past = new Date(Date.now() - 1000).toISOString()
 
       const bad: ReadonlyArray<[unknown, string]> = [
         [{ custom_status: { emoji_name: "nope" } }, "NOT_A_VALID_UNICODE_EMOJI"],
@@ -210,7 +208,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user sett
         suppress_unprivileged_self_mentions_bypass_user_ids: [],
         staff_dm_access_user_ids: []
       })
-      yield* queryAt(api.databaseUrl, "UPDATE users SET acls = '{admin:authenticate}' WHERE id = $1", [userId])
+      yield* setAcls(userId)
       expect((yield* patch(token, staffOnly)).body).toMatchObject(staffOnly)
       expect((yield* patch(token, { staff_dm_access_user_ids: null })).body).toMatchObject({ staff_dm_access_user_ids: [] })
     }))

@@ -1,6 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { expectError, field, TestApi } from "../support/Api.ts"
+import { setAcls } from "../support/Acls.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { REDIRECT_URI, TestIdp } from "./TestIdp.ts"
 
@@ -81,7 +82,7 @@ layer(Layer.merge(TestApi.layerWithOutside(), TestIdp.layer), { timeout: 120_000
       expectError(asUser, 403, "MISSING_PERMISSIONS")
       const anonymous = yield* api.request("POST", "/admin/instance-config/get", { body: {} })
       assert.strictEqual(anonymous.status, 401)
-      yield* queryAt(api.databaseUrl, "UPDATE users SET acls = $1 WHERE id = $2", [["admin:authenticate", "instance:config:view"], user.userId])
+      yield* setAcls(user.userId, ["admin:authenticate", "instance:config:view"])
       const viewer = yield* api.request("POST", "/admin/instance-config/get", { token: user.token })
       assert.strictEqual(viewer.status, 200)
       const viewerUpdate = yield* api.request("POST", "/admin/instance-config/update", { token: user.token, body: { sso: { enabled: true } } })

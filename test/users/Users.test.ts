@@ -1,6 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash, randomUUID } from "node:crypto"
+import { setAcls } from "../support/Acls.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { queryAt } from "../support/Postgres.ts"
 
@@ -216,7 +217,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the user'
       const { token, userId } = yield* api.register()
       const refused = yield* patch(token, { premium_enabled_override: true })
       expectError(refused, 403, "MISSING_ACCESS")
-      yield* queryAt(api.databaseUrl, "UPDATE users SET acls = '{admin:authenticate}' WHERE id = $1", [userId])
+      yield* setAcls(userId)
       const staff = yield* patch(token, { premium_enabled_override: true })
       assert.strictEqual(staff.status, 200)
       expect(staff.body).toMatchObject({ premium_enabled_override: true, is_staff: true })

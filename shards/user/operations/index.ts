@@ -1,5 +1,6 @@
 import { registryOf } from "../../actors/Registry.ts"
 import { accountReads, accountWrites } from "./Account.ts"
+import { adminWrites } from "./Admin.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { pushReads, pushWrites } from "./PushSubscriptions.ts"
@@ -20,7 +21,8 @@ export const writes = [
   ...savedWrites,
   ...pushWrites,
   ...scheduledWrites,
-  ...relationshipsWrites
+  ...relationshipsWrites,
+  ...adminWrites
 ] as const
 
 export const reads = [

@@ -5,6 +5,8 @@ import { Sudo } from "../../auth/Sudo.ts"
 import { AppConfig } from "../../platform/Config.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentUser } from "../../http/Authentication.ts"
+import { UserActors } from "../../guilds/UserActors.ts"
+import { refreshAccount } from "../../users/AccountRefresh.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../AuthorMessagesRepo.ts"
 import { SelfDeletionRepo } from "./Repo.ts"
@@ -18,6 +20,7 @@ const SelfDeletionHandlers = HttpApiBuilder.group(Api, "messageSelfDeletion", (h
     const authorMessages = yield* AuthorMessagesRepo
     const sudo = yield* Sudo
     const { messageDeletionDelaySeconds } = yield* AppConfig
+    const userActors = yield* UserActors
 
     return handlers
       .handle("request", ({ payload }) =>
@@ -34,12 +37,14 @@ const SelfDeletionHandlers = HttpApiBuilder.group(Api, "messageSelfDeletion", (h
             channelCount: counts.channel_count,
             messageCount: counts.message_count
           })
+          // GET /users/@me shows the job (pending_bulk_message_deletion): the user's actor reads it.
+          yield* refreshAccount(userActors, me.id)
         }))
       .handle("test", () => Effect.flatMap(CurrentUser, (me) => authorMessages.count(me.id, lastIdAt(Date.now()))))
       .handle("cancel", () =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
-          yield* jobs.cancel(me.id)
+          if (yield* jobs.cancel(me.id)) yield* refreshAccount(userActors, me.id)
           return { success: true } as const
         }))
   })))

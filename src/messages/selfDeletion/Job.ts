@@ -2,6 +2,8 @@ import { Effect, Layer, Schedule } from "effect"
 import { deleteOwnMessages } from "../../../shards/guild/operations/MessageJobs.ts"
 import { AppConfig } from "../../platform/Config.ts"
 import { Actors } from "../../guilds/Actors.ts"
+import { UserActors } from "../../guilds/UserActors.ts"
+import { refreshAccountOrLog } from "../../users/AccountRefresh.ts"
 import { AuthorMessagesRepo } from "../AuthorMessagesRepo.ts"
 import { SelfDeletionRepo } from "./Repo.ts"
 
@@ -23,6 +25,7 @@ export const runDueDeletions = Effect.gen(function*() {
   const jobs = yield* SelfDeletionRepo
   const authorMessages = yield* AuthorMessagesRepo
   const actors = yield* Actors
+  const userActors = yield* UserActors
   const { actorCallTimeoutMillis } = yield* AppConfig
   const leaseSeconds = Math.ceil((actorCallTimeoutMillis * 3) / 1000) + 5
 
@@ -30,7 +33,11 @@ export const runDueDeletions = Effect.gen(function*() {
     Effect.gen(function*() {
       while (yield* jobs.renew(userId, leaseSeconds)) {
         const batch = yield* authorMessages.nextBatch(userId, cutoffId, BATCH)
-        if (batch === undefined) return yield* jobs.finish(userId)
+        if (batch === undefined) {
+          yield* jobs.finish(userId)
+          // The job no longer shows on GET /users/@me.
+          return yield* refreshAccountOrLog(userActors, userId)
+        }
         yield* actors.write(batch.guildId, deleteOwnMessages, { messages: batch.messages }, { actorId: userId })
       }
     })
@@ -51,7 +58,7 @@ export const runDueDeletions = Effect.gen(function*() {
 export const selfDeletionJob = Layer.effectDiscard(
   Effect.gen(function*() {
     const { messageDeletionSweepSeconds } = yield* AppConfig
-    const context = yield* Effect.context<AppConfig | SelfDeletionRepo | AuthorMessagesRepo | Actors>()
+    const context = yield* Effect.context<AppConfig | SelfDeletionRepo | AuthorMessagesRepo | Actors | UserActors>()
     const run = runDueDeletions.pipe(
       Effect.provideContext(context),
       // A failed run is retried by the next one; the loop itself must not die.

@@ -1,7 +1,5 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { isoTimestamp } from "../../platform/Timestamps.ts"
-import type { PendingDeletion } from "../../model/Users.ts"
 
 /** A self-service deletion claimed by this process: whose messages, up to which id. */
 export interface ClaimedDeletion {
@@ -30,8 +28,6 @@ export class SelfDeletionRepo extends Context.Service<SelfDeletionRepo, {
   /** Extends the claim; false when the job is gone (cancelled meanwhile). */
   readonly renew: (userId: string, leaseSeconds: number) => Effect.Effect<boolean>
   readonly finish: (userId: string) => Effect.Effect<void>
-  /** The user's job, as `pending_bulk_message_deletion` of GET /users/@me shows it; null when there is none. */
-  readonly pending: (userId: string) => Effect.Effect<PendingDeletion | null>
 }>()("guildhall/SelfDeletionRepo") {
   static readonly layer = Layer.effect(
     SelfDeletionRepo,
@@ -70,18 +66,7 @@ export class SelfDeletionRepo extends Context.Service<SelfDeletionRepo, {
       const finish = Effect.fn("SelfDeletionRepo.finish")((userId: string) =>
         sql`DELETE FROM message_deletion_jobs WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie))
 
-      const pending = Effect.fn("SelfDeletionRepo.pending")((userId: string) =>
-        sql<{ scheduled_at: Date; channel_count: number; message_count: number }>`
-          SELECT scheduled_at, channel_count, message_count FROM message_deletion_jobs WHERE user_id = ${userId}`.pipe(
-          Effect.map(([job]) =>
-            job === undefined
-              ? null
-              : { scheduled_at: isoTimestamp(job.scheduled_at), channel_count: job.channel_count, message_count: job.message_count }
-          ),
-          Effect.orDie
-        ))
-
-      return SelfDeletionRepo.of({ request, cancel, claimDue, renew, finish, pending })
+      return SelfDeletionRepo.of({ request, cancel, claimDue, renew, finish })
     })
   )
 }
