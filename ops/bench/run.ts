@@ -6,29 +6,35 @@
 //      for GET /_health, registers a user and creates a guild;
 //   2. starts ops/bench/bare-health.ts, a bare node:http server answering the same body;
 //   3. measures with autocannon, each after a warm-up: the bare server's /_health, our
-//      GET /_health, and GET /guilds/{id} with the user's token (the guild actor's read,
-//      served from the state the actor published in this process); then, for reference,
+//      GET /_health, GET /guilds/{id} with the user's token (the guild actor's read,
+//      served from the state the actor published in this process) and GET /users/@me (the
+//      user actor's read, served the same way); then, for reference,
 //      the same read on a second embedded server started with ACTOR_LOCAL_READS=off, where
 //      every read is a message through the actor's mailbox (the path of cluster mode);
 //   4. (embedded mode) boots one more server on a scratch Postgres database (BENCH_PG_URL,
 //      default postgres://postgres@127.0.0.1:5432/postgres), seeds guilds of 1,000 and 10,000
 //      members straight into it (ops/bench/member-seed.ts), and measures, in rounds judged by
 //      their median, /_health on that server, a member nick change (PATCH
-//      /guilds/{id}/members/{user_id}), and (ops/bench/messages.ts) the raw Postgres insert
+//      /guilds/{id}/members/{user_id}), a user's settings change (PATCH /users/@me/settings,
+//      the user actor's write), and (ops/bench/messages.ts) the raw Postgres insert
 //      rate of one message row per statement through the same driver, message create in one
 //      channel and spread over 100, and GET /channels/{id}/messages?limit=50; then member
 //      search (POST /guilds/{id}/members-search) and the settings PATCH once; then
 //      (ops/bench/gateway.ts) 2,000 gateway sessions in one guild, one message a second:
-//      delivery latency from the POST's reply to each session and memory per idle session; the memory of a 10,000-member guild is
-//      `node --expose-gc ops/bench/guild-memory.ts`;
+//      delivery latency from the POST's reply to each session and memory per idle session;
+//      then (ops/bench/gateway-ready.ts) IDENTIFY to READY for a user in 100 guilds, and
+//      (ops/bench/user-memory.ts, a process of its own) the heap of an idle user actor; the
+//      memory of a 10,000-member guild is `node --expose-gc ops/bench/guild-memory.ts`;
 //   5. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
-//      health >= 40% of bare; member update >= 30% of health, member search p99 < 20 ms;
+//      GET /users/@me >= 80% of the guild actor's read; health >= 40% of bare; member update
+//      and the user settings write >= 30% of health, member search p99 < 20 ms;
 //      message create >= 50% of raw inserts with p99 < 25 ms, message list >= 40% of health;
-//      gateway delivery p99 < 100 ms and < 30 KB per idle session),
+//      gateway delivery p99 < 100 ms and < 30 KB per idle session; READY for a user in 100
+//      guilds < 20 ms at the median and p99; an idle user actor < 4 KB),
 //      and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
 //
-// Env: BENCH_ROUNDS (rounds of bare, health and actor, and of the write targets; the median
+// Env: BENCH_ROUNDS (rounds of bare, health and the actor reads, and of the write targets; the median
 //   round counts, default 3),
 //   BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS (3),
 //   BENCH_CONNECTIONS (50), BENCH_BOOT_SECONDS (how long the server may take to answer
@@ -36,7 +42,7 @@
 //   BENCH_SERVER_URL (measure an already running server on loopback instead of booting
 //   one, e.g. the cluster of ops/cluster.sh),
 //   BENCH_BARE_ONLY=1 (measure the bare server alone: a check of the harness; writes JSON
-//   only when BENCH_RESULTS is set), BENCH_WRITES_ONLY=1 (step 4 without the gateway: the
+//   only when BENCH_RESULTS is set), BENCH_WRITES_ONLY=1 (step 4 without the gateway, READY and memory: the
 //   member and message targets alone, for working on the write path; writes JSON only when
 //   BENCH_RESULTS is set), BENCH_PROFILE_DIR (a directory for each server's V8 CPU profile).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
@@ -292,6 +298,22 @@ const startBare = async (body: string, contentType: string): Promise<string> => 
   }
 }
 
+/**
+ * The memory of an idle user actor (issue 18): ops/bench/user-memory.ts in a process of its
+ * own, as it needs --expose-gc and a heap with nothing else growing in it.
+ */
+const measureUserMemory = async (): Promise<Target> => {
+  const { userMemoryOf, userMemoryTarget } = await import("./user-memory.ts")
+  process.stdout.write("bench: idle user actors (node --expose-gc ops/bench/user-memory.ts)\n")
+  const child = startChild("user-memory", join("ops", "bench", "user-memory.ts"), process.env, ["--expose-gc"])
+  while (child.exit === undefined) await sleep(250)
+  const figures = child.output.map(userMemoryOf).find((f) => f !== undefined)
+  if (child.exit !== "exit code 0" || figures === undefined) {
+    throw new BenchError(`user-memory stopped (${child.exit}) without its figures\n${tail(child)}`)
+  }
+  return userMemoryTarget(figures)
+}
+
 // --- measuring -----------------------------------------------------------------------
 
 interface Figures {
@@ -368,6 +390,13 @@ const table = (runs: Array<Figures>): string =>
     )
   ].join("\n")
 
+/** The read ratios of the first rounds, each of its median round. */
+interface Ratios {
+  readonly actorOverHealth: number
+  readonly healthOverBare: number
+  readonly meOverActor: number
+}
+
 interface Target {
   readonly name: string
   readonly measured: string
@@ -430,6 +459,7 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
     const big = await seeded(10_000)
     const json = { authorization: small.token, "content-type": "application/json" }
     let nick = 0
+    let compact = 0
     const messages = await prepareMessages(messageTools(load, small.token), {
       base: server.base,
       guildUrl: small.guildUrl,
@@ -441,6 +471,7 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
     interface Round {
       readonly health: Figures
       readonly update: Figures
+      readonly userSettings: Figures
       readonly rawInsert: Figures
       readonly hotCreate: Figures
       readonly spreadCreate: Figures
@@ -460,6 +491,20 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
           requests: [{ method: "PATCH", setupRequest: (req) => ({ ...req, body: JSON.stringify({ nick: `nick ${nick++ % 100_000}` }) }) }]
         }
       )
+      // The user actor's write (issue 18): the same user's settings, a toggle each time.
+      const userSettings = await measure(
+        `PATCH /users/@me/settings (user actor)${tag}`,
+        `${server.base}/users/@me/settings`,
+        load,
+        json,
+        {
+          method: "PATCH",
+          requests: [{
+            method: "PATCH",
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ message_display_compact: compact++ % 2 === 0 }) })
+          }]
+        }
+      )
       const { insertRate, ...created } = await messages.round(tag)
       const rawInsert: Figures = {
         target: `raw Postgres INSERT, one message row per statement (reference)${tag}`,
@@ -474,7 +519,7 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
         errors: 0,
         timeouts: 0
       }
-      rounds.push({ health, update, rawInsert, ...created })
+      rounds.push({ health, update, userSettings, rawInsert, ...created })
     }
     // The floor of any guild write (actor mailbox, commit, audit): the settings PATCH, for reference.
     let name = 0
@@ -504,7 +549,7 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
     }
     return {
       runs: [
-        ...rounds.flatMap((r) => [r.health, r.update, r.rawInsert, r.hotCreate, r.spreadCreate, r.list]),
+        ...rounds.flatMap((r) => [r.health, r.update, r.userSettings, r.rawInsert, r.hotCreate, r.spreadCreate, r.list]),
         settings,
         search
       ],
@@ -515,6 +560,11 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
         p99Target("message create (100 channels) p99 < 25 ms", (r) => r.spreadCreate, 25),
         ratioTarget("message list >= 40% of health", (r) => r.list.requestsPerSecond / r.health.requestsPerSecond, 0.4),
         ratioTarget("member update >= 30% of health (requests/s, same server)", (r) => r.update.requestsPerSecond / r.health.requestsPerSecond, 0.3),
+        ratioTarget(
+          "PATCH /users/@me/settings >= 30% of health (requests/s, same server)",
+          (r) => r.userSettings.requestsPerSecond / r.health.requestsPerSecond,
+          0.3
+        ),
         { name: "member search p99 < 20 ms", measured: `${fmt(search.latencyP99Ms, 1)} ms`, holds: search.latencyP99Ms < 20 }
       ]
     }
@@ -528,7 +578,7 @@ const finish = (run: {
   readonly mode: string
   readonly load: Load
   readonly runs: Array<Figures>
-  readonly ratios: { actorOverHealth: number; healthOverBare: number } | null
+  readonly ratios: Ratios | null
   readonly targets: Array<Target>
   readonly resultsPath: string | undefined
 }): number => {
@@ -597,8 +647,9 @@ const main = async (): Promise<number> => {
   if (!existsSync(NODE)) throw new BenchError(`${NODE} is missing: run "npm ci" (Node 24 comes from the "node" dependency)`)
 
   // Whatever happens, the run ends: two boots + every measured target + margin.
-  // The gateway bench boots a server of its own and runs about 70 s.
-  const budgetSeconds = 4 * bootSeconds + (9 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120
+  // The gateway bench boots a server of its own and runs about 70 s; the READY bench boots
+  // one too and runs about 30 s, the user actors' memory about 20 s.
+  const budgetSeconds = 5 * bootSeconds + (11 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
@@ -635,31 +686,35 @@ const main = async (): Promise<number> => {
   const runs: Array<Figures> = []
   let targets: Array<Target> = []
   const memberTargets: Array<Target> = []
-  let ratios: { actorOverHealth: number; healthOverBare: number } | null = null
+  let ratios: Ratios | null = null
   if (base === undefined || guild === undefined) {
     runs.push(await measure("bare node:http /_health", bareUrl, load))
   } else {
     // Rounds of bare, health and actor back to back: each ratio compares targets measured
     // moments apart, and the median round stands for the run (this machine's speed drifts).
-    const rounds: Array<{ bare: Figures; health: Figures; actor: Figures }> = []
+    const rounds: Array<{ bare: Figures; health: Figures; actor: Figures; me: Figures }> = []
     for (let round = 1; round <= load.rounds; round++) {
       const tag = load.rounds > 1 ? ` [round ${round}/${load.rounds}]` : ""
       rounds.push({
         bare: await measure(`bare node:http /_health${tag}`, bareUrl, load),
         health: await measure(`GET /_health${tag}`, `${base}/_health`, load),
-        actor: await measure(`GET /guilds/{id} (actor)${tag}`, guild.guildUrl, load, { authorization: guild.token })
+        actor: await measure(`GET /guilds/{id} (actor)${tag}`, guild.guildUrl, load, { authorization: guild.token }),
+        // The user actor's read (issue 18), by the same user, served from the state it published.
+        me: await measure(`GET /users/@me (user actor)${tag}`, `${base}/users/@me`, load, { authorization: guild.token })
       })
     }
     const ratioOf = (r: typeof rounds[number]) => ({
       actorOverHealth: r.actor.requestsPerSecond / r.health.requestsPerSecond,
-      healthOverBare: r.health.requestsPerSecond / r.bare.requestsPerSecond
+      healthOverBare: r.health.requestsPerSecond / r.bare.requestsPerSecond,
+      meOverActor: r.me.requestsPerSecond / r.actor.requestsPerSecond
     })
     ratios = {
       actorOverHealth: ratioOf(median(rounds, (r) => ratioOf(r).actorOverHealth)).actorOverHealth,
-      healthOverBare: ratioOf(median(rounds, (r) => ratioOf(r).healthOverBare)).healthOverBare
+      healthOverBare: ratioOf(median(rounds, (r) => ratioOf(r).healthOverBare)).healthOverBare,
+      meOverActor: ratioOf(median(rounds, (r) => ratioOf(r).meOverActor)).meOverActor
     }
     const actorP99 = median(rounds, (r) => r.actor.latencyP99Ms).actor.latencyP99Ms
-    runs.push(...rounds.flatMap((r) => [r.bare, r.health, r.actor]))
+    runs.push(...rounds.flatMap((r) => [r.bare, r.health, r.actor, r.me]))
     if (mode === "embedded") {
       const mailbox = await bootEmbedded(bootSeconds, { ACTOR_LOCAL_READS: "off" })
       const mailboxGuild = await makeGuild(mailbox.base)
@@ -674,6 +729,12 @@ const main = async (): Promise<number> => {
       const gateway = gatewayResults(await measureGateway({ log: (line) => process.stdout.write(`${line}\n`) }))
       runs.push(gateway.run)
       memberTargets.push(...gateway.targets)
+      // READY for a user in 100 guilds (issue 18), on a server of its own (ops/bench/gateway-ready.ts).
+      const { measureReady, readyResults } = await import("./gateway-ready.ts")
+      const ready = readyResults(await measureReady({ log: (line) => process.stdout.write(`${line}\n`) }))
+      runs.push(ready.run)
+      memberTargets.push(...ready.targets)
+      memberTargets.push(await measureUserMemory())
     }
     targets = [
       {
@@ -682,6 +743,11 @@ const main = async (): Promise<number> => {
         holds: ratios.actorOverHealth >= 0.6
       },
       { name: "actor p99 < 10 ms (median round)", measured: `${fmt(actorP99, 1)} ms`, holds: actorP99 < 10 },
+      {
+        name: "GET /users/@me >= 80% of GET /guilds/{id} (requests/s, median round)",
+        measured: `${fmt(ratios.meOverActor * 100, 1)}%`,
+        holds: ratios.meOverActor >= 0.8
+      },
       {
         name: "health >= 40% of bare (requests/s, median round)",
         measured: `${fmt(ratios.healthOverBare * 100, 1)}%`,
