@@ -1,4 +1,4 @@
-import { Cause, Data, Effect, Exit, Option, type Scope, type Semaphore } from "effect"
+import { Cause, Data, Effect, Exit, Option, Scope, type Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
 import type { BadRequest } from "../../src/model/Errors.ts"
 import { permanentRefusal, refusalError } from "./Refusals.ts"
@@ -97,137 +97,160 @@ export const makeWriteBatches = <State, Context, Decision extends DecidedState<S
   never,
   Scope.Scope
 > =>
-  Effect.gen(function*() {
-    type Waiting = Pending<State, Context, Decision, E>
-    // Writes wait here for the next batch; `wake` resumes the worker when it waits for one.
-    let waiting: Array<Waiting> = []
-    let wake: (() => void) | undefined
-    let stopped = false
-    // Writes not answered yet. When the actor stops, the worker is interrupted first (it was
-    // forked after this finalizer was added), then every write it left is told so.
-    const open = new Set<Waiting>()
+  Effect.map(Effect.scope, (scope) => {
+    // An actor that only answers reads (most users, most of the time) never builds its batches.
+    let enqueue: Enqueue<State, Context, Decision, E> | undefined
+    const started = Effect.suspend(() => {
+      if (enqueue !== undefined) return Effect.succeed(enqueue)
+      const batches = buildBatches(actor)
+      // Set before anything yields, so a write arriving meanwhile joins these batches.
+      enqueue = batches.enqueue
+      // The finalizer is added before the worker forks, so the worker is interrupted first when the actor stops.
+      return Effect.as(Effect.andThen(Scope.addFinalizer(scope, batches.stop), Effect.forkIn(batches.worker, scope)), batches.enqueue)
+    })
+    return (write: CommittedWrite, delivery: Delivery<State, Context, Decision, E>) =>
+      Effect.flatMap(started, (enqueue) => enqueue(write, delivery))
+  })
 
-    /** Answers a write and the writes of the same operation that wait on it, each once. */
-    const answer = (pending: Waiting, exit: Answer<E>): void => {
-      if (pending.answered) return
-      pending.answered = true
-      open.delete(pending)
-      pending.resume(exit)
-      for (const repeat of pending.sameOperation) answer(repeat, exit)
-    }
-    yield* Effect.addFinalizer(() =>
-      Effect.sync(() => {
-        stopped = true
-        for (const pending of [...open]) answer(pending, Exit.fail(new ActorStopped()))
-      }))
+type Enqueue<State, Context, Decision, E> = (
+  write: CommittedWrite,
+  delivery: Delivery<State, Context, Decision, E>
+) => Effect.Effect<string, E | BadRequest | ActorStopped>
 
-    /** Decides `writes` in order from the current state; what failed to decide is answered at once. */
-    const decideAll = (writes: ReadonlyArray<Waiting>) =>
-      Effect.gen(function*() {
-        const replayable = writes.filter((p) => !p.fresh).map((p) => p.write.operationId)
-        const stored = replayable.length === 0 ? noResults : yield* actor.storedResults(replayable)
-        let state = yield* actor.current
-        let gone = false
-        const decided: Array<DecidedWrite<Decision> & { readonly pending: Waiting }> = []
-        const seen = new Map<string, Waiting>()
-        for (const pending of writes) {
-          const { write } = pending
-          const result = stored.get(write.operationId)
-          const repeat = seen.get(write.operationId)
-          if (result !== undefined) {
-            answer(pending, Exit.succeed(JSON.stringify(result)))
-            continue
-          }
-          if (repeat !== undefined) {
-            // Delivered twice before its first delivery committed: it takes the first one's answer.
-            repeat.sameOperation.push(pending)
-            continue
-          }
-          seen.set(write.operationId, pending)
-          if (state === undefined || gone) {
-            answer(pending, Exit.fail(actor.missing()))
-            continue
-          }
-          const exit = yield* Effect.exit(pending.decide(state, actor.context(write)))
-          if (Exit.isFailure(exit)) {
-            answer(pending, Exit.failCause(exit.cause))
-            continue
-          }
-          decided.push({ write, decision: exit.value, pending })
-          state = exit.value.next
-          gone = actor.removes(exit.value)
+/** The batches of one actor: the queue of writes, the worker that commits them, and what stopping answers. */
+const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(actor: BatchedActor<State, Context, Decision, E>): {
+  readonly enqueue: Enqueue<State, Context, Decision, E>
+  readonly worker: Effect.Effect<never>
+  readonly stop: Effect.Effect<void>
+} => {
+  type Waiting = Pending<State, Context, Decision, E>
+  // Writes wait here for the next batch; `wake` resumes the worker when it waits for one.
+  let waiting: Array<Waiting> = []
+  let wake: (() => void) | undefined
+  let stopped = false
+  // Writes not answered yet. When the actor stops, the worker is interrupted first (it was
+  // forked after this finalizer was added), then every write it left is told so.
+  const open = new Set<Waiting>()
+
+  /** Answers a write and the writes of the same operation that wait on it, each once. */
+  const answer = (pending: Waiting, exit: Answer<E>): void => {
+    if (pending.answered) return
+    pending.answered = true
+    open.delete(pending)
+    pending.resume(exit)
+    for (const repeat of pending.sameOperation) answer(repeat, exit)
+  }
+  const stop = Effect.sync(() => {
+    stopped = true
+    for (const pending of [...open]) answer(pending, Exit.fail(new ActorStopped()))
+  })
+
+  /** Decides `writes` in order from the current state; what failed to decide is answered at once. */
+  const decideAll = (writes: ReadonlyArray<Waiting>) =>
+    Effect.gen(function*() {
+      const replayable = writes.filter((p) => !p.fresh).map((p) => p.write.operationId)
+      const stored = replayable.length === 0 ? noResults : yield* actor.storedResults(replayable)
+      let state = yield* actor.current
+      let gone = false
+      const decided: Array<DecidedWrite<Decision> & { readonly pending: Waiting }> = []
+      const seen = new Map<string, Waiting>()
+      for (const pending of writes) {
+        const { write } = pending
+        const result = stored.get(write.operationId)
+        const repeat = seen.get(write.operationId)
+        if (result !== undefined) {
+          answer(pending, Exit.succeed(JSON.stringify(result)))
+          continue
         }
-        return { decided, next: gone ? undefined : state }
-      })
-
-    const runBatch = (writes: ReadonlyArray<Waiting>) =>
-      Effect.gen(function*() {
-        const { decided, next } = yield* decideAll(writes)
-        const committed = decided.length === 0 ? Exit.void : yield* Effect.exit(actor.commit(decided))
-        if (Exit.isFailure(committed)) {
-          const failed = Cause.findErrorOption(committed.cause)
-          const refusal = Option.isSome(failed) ? permanentRefusal(failed.value) : undefined
-          // Alone, a write that Postgres refuses for good (a constraint, bad data) is answered so at
-          // once; anything else (the database away) fails the batch, and the engine delivers the write again.
-          if (writes.length > 1 || refusal === undefined) return false
-          for (const { pending } of decided) answer(pending, Exit.fail(refusalError(refusal)))
-        } else if (decided.length > 0) {
-          yield* actor.committed(next, decided)
-          for (const { pending, decision } of decided) answer(pending, Exit.succeed(decision.reply))
+        if (repeat !== undefined) {
+          // Delivered twice before its first delivery committed: it takes the first one's answer.
+          repeat.sameOperation.push(pending)
+          continue
         }
-        return true
-      })
-
-    /** Whether the batch committed (a failure to decide or commit counts as not). */
-    const attempt = (writes: ReadonlyArray<Waiting>) =>
-      Effect.map(Effect.exit(runBatch(writes)), (exit) => Exit.isSuccess(exit) && exit.value)
-
-    /** The writes of the next batch, once there is one (what waits, up to MAX_BATCH). */
-    const nextBatch = Effect.callback<ReadonlyArray<Waiting>>((resume) => {
-      const take = () => {
-        wake = undefined
-        const writes = waiting.slice(0, MAX_BATCH)
-        waiting = waiting.slice(MAX_BATCH)
-        resume(Effect.succeed(writes))
+        seen.set(write.operationId, pending)
+        if (state === undefined || gone) {
+          answer(pending, Exit.fail(actor.missing()))
+          continue
+        }
+        const exit = yield* Effect.exit(pending.decide(state, actor.context(write)))
+        if (Exit.isFailure(exit)) {
+          answer(pending, Exit.failCause(exit.cause))
+          continue
+        }
+        decided.push({ write, decision: exit.value, pending })
+        state = exit.value.next
+        gone = actor.removes(exit.value)
       }
-      if (waiting.length > 0) return take()
-      wake = take
-      return Effect.sync(() => {
-        wake = undefined
-      })
+      return { decided, next: gone ? undefined : state }
     })
 
-    const worker = Effect.forever(
-      Effect.flatMap(nextBatch, (batch) => {
-        // A caller interrupted while waiting has been answered already.
-        const writes = batch.filter((pending) => !pending.answered)
-        return actor.lock.withPermits(1)(
-          Effect.flatMap(attempt(writes), (ok) =>
-            ok
-              ? Effect.void
-              // Alone, each write commits or fails on its own account (a repeated operation answered by its first is skipped).
-              : Effect.forEach(writes, (pending) =>
-                pending.answered ? Effect.void : Effect.map(attempt([pending]), (alone) => {
-                  if (!alone) answer(pending, Exit.die(new Error("the write could not be committed")))
-                }), { discard: true })
-          )
-        )
-      })
-    )
-    yield* Effect.forkScoped(worker)
+  const runBatch = (writes: ReadonlyArray<Waiting>) =>
+    Effect.gen(function*() {
+      const { decided, next } = yield* decideAll(writes)
+      const committed = decided.length === 0 ? Exit.void : yield* Effect.exit(actor.commit(decided))
+      if (Exit.isFailure(committed)) {
+        const failed = Cause.findErrorOption(committed.cause)
+        const refusal = Option.isSome(failed) ? permanentRefusal(failed.value) : undefined
+        // Alone, a write that Postgres refuses for good (a constraint, bad data) is answered so at
+        // once; anything else (the database away) fails the batch, and the engine delivers the write again.
+        if (writes.length > 1 || refusal === undefined) return false
+        for (const { pending } of decided) answer(pending, Exit.fail(refusalError(refusal)))
+      } else if (decided.length > 0) {
+        yield* actor.committed(next, decided)
+        for (const { pending, decision } of decided) answer(pending, Exit.succeed(decision.reply))
+      }
+      return true
+    })
 
-    return (write: CommittedWrite, { decide, fresh }: Delivery<State, Context, Decision, E>) =>
-      Effect.callback<string, E | BadRequest | ActorStopped>((resume) => {
-        if (stopped) return resume(Exit.fail(new ActorStopped()))
-        const pending: Waiting = { write, decide, fresh, resume, sameOperation: [], answered: false }
-        open.add(pending)
-        waiting.push(pending)
-        wake?.()
-        // The caller gave up: a write still waiting leaves the queue; one in a batch goes on unanswered.
-        return Effect.sync(() => {
-          pending.answered = true
-          open.delete(pending)
-          waiting = waiting.filter((p) => p !== pending)
-        })
-      })
+  /** Whether the batch committed (a failure to decide or commit counts as not). */
+  const attempt = (writes: ReadonlyArray<Waiting>) =>
+    Effect.map(Effect.exit(runBatch(writes)), (exit) => Exit.isSuccess(exit) && exit.value)
+
+  /** The writes of the next batch, once there is one (what waits, up to MAX_BATCH). */
+  const nextBatch = Effect.callback<ReadonlyArray<Waiting>>((resume) => {
+    const take = () => {
+      wake = undefined
+      const writes = waiting.slice(0, MAX_BATCH)
+      waiting = waiting.slice(MAX_BATCH)
+      resume(Effect.succeed(writes))
+    }
+    if (waiting.length > 0) return take()
+    wake = take
+    return Effect.sync(() => {
+      wake = undefined
+    })
   })
+
+  const worker = Effect.forever(
+    Effect.flatMap(nextBatch, (batch) => {
+      // A caller interrupted while waiting has been answered already.
+      const writes = batch.filter((pending) => !pending.answered)
+      return actor.lock.withPermits(1)(
+        Effect.flatMap(attempt(writes), (ok) =>
+          ok
+            ? Effect.void
+            // Alone, each write commits or fails on its own account (a repeated operation answered by its first is skipped).
+            : Effect.forEach(writes, (pending) =>
+              pending.answered ? Effect.void : Effect.map(attempt([pending]), (alone) => {
+                if (!alone) answer(pending, Exit.die(new Error("the write could not be committed")))
+              }), { discard: true })
+        )
+      )
+    })
+  )
+  const enqueue: Enqueue<State, Context, Decision, E> = (write, { decide, fresh }) =>
+    Effect.callback<string, E | BadRequest | ActorStopped>((resume) => {
+      if (stopped) return resume(Exit.fail(new ActorStopped()))
+      const pending: Waiting = { write, decide, fresh, resume, sameOperation: [], answered: false }
+      open.add(pending)
+      waiting.push(pending)
+      wake?.()
+      // The caller gave up: a write still waiting leaves the queue; one in a batch goes on unanswered.
+      return Effect.sync(() => {
+        pending.answered = true
+        open.delete(pending)
+        waiting = waiting.filter((p) => p !== pending)
+      })
+    })
+  return { enqueue, worker, stop }
+}

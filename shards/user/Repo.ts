@@ -18,6 +18,43 @@ const ACCOUNT_COLUMNS = `id::text AS id, username, discriminator, global_name, e
   avatar, banner, bio, pronouns, accent_color, flags::text AS flags, acls, traits, bot, created_at, email_bounced, phone,
   phone_verified_at, password_changed_at, premium_flags, mention_flags, timezone, timezone_privacy_flags, theme, locale`
 
+const isoOrNull = (value: Date | string | null | undefined) => (value === null || value === undefined ? null : isoTimestamp(value))
+
+/**
+ * The row as a literal of fixed shape: the driver builds rows key by key, which
+ * leaves V8 a dictionary of them, and an idle actor keeps this one for as long as
+ * it lives. Timestamps are kept as their ISO text.
+ */
+const compactAccount = (row: Account): Account => ({
+  id: row.id,
+  username: row.username,
+  discriminator: row.discriminator,
+  global_name: row.global_name,
+  email: row.email,
+  email_verified: row.email_verified,
+  date_of_birth: row.date_of_birth,
+  avatar: row.avatar,
+  banner: row.banner,
+  bio: row.bio,
+  pronouns: row.pronouns,
+  accent_color: row.accent_color,
+  flags: row.flags,
+  acls: row.acls,
+  traits: row.traits,
+  bot: row.bot,
+  created_at: isoTimestamp(row.created_at),
+  email_bounced: row.email_bounced ?? false,
+  phone: row.phone ?? null,
+  phone_verified_at: isoOrNull(row.phone_verified_at),
+  password_changed_at: isoOrNull(row.password_changed_at),
+  premium_flags: row.premium_flags ?? 0,
+  mention_flags: row.mention_flags ?? 0,
+  timezone: row.timezone ?? null,
+  timezone_privacy_flags: row.timezone_privacy_flags ?? 0,
+  theme: row.theme ?? "system",
+  locale: row.locale ?? "en-US"
+})
+
 /** What the actor knows of the account from outside its own writes: the row, the MFA methods, a pending self-deletion. */
 export interface AccountFacts {
   readonly account: Account
@@ -48,7 +85,7 @@ export class UserRepo extends Context.Service<UserRepo, {
         const [job] = yield* sql<{ scheduled_at: Date; channel_count: number; message_count: number }>`
           SELECT scheduled_at, channel_count, message_count FROM message_deletion_jobs WHERE user_id = ${userId}`
         return {
-          account: row,
+          account: compactAccount(row),
           authenticatorTypes: [...(mfa?.totp === true ? [0] : []), ...(mfa?.webauthn === true ? [2] : [])],
           pendingDeletion: job === undefined
             ? null

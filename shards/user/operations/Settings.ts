@@ -4,7 +4,22 @@ import { BadRequest } from "../../../src/model/Errors.ts"
 import { UserSettingsResponse, UserSettingsUpdateRequest } from "../../../src/model/Settings.ts"
 import { isAdult, present, toStored } from "../../../src/model/SettingsValues.ts"
 import { read, toSelf, write } from "../Definitions.ts"
+import { rowsTable } from "../../actors/RowColumns.ts"
+import type { RowSink } from "../../actors/Rows.ts"
 import type { UserState } from "../State.ts"
+
+/**
+ * `user_settings` of the actor's user: its whole stored settings as the batch's
+ * last write left them (the state is the truth), so a burst of changes from a
+ * user's devices commits as one row in one statement.
+ */
+const storedSettings: RowSink = {
+  name: "user_settings",
+  statements: (sql, userId, rows) => [sql`
+    INSERT INTO user_settings (user_id, data)
+    SELECT ${userId}::bigint, v.data::jsonb FROM ${rowsTable(sql, rows, ["data"])}
+    ON CONFLICT (user_id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`]
+}
 
 /** The settings as GET /users/@me/settings shows them at `now`. */
 export const settingsView = (state: UserState, now: Date): UserSettingsResponse => {
@@ -48,16 +63,11 @@ export const updateSettings = write(
       return {
         next,
         reply: view,
-        persist: Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          if (change.theme !== undefined || change.locale !== undefined) {
-            yield* sql`UPDATE users SET theme = COALESCE(${change.theme ?? null}, theme), locale = COALESCE(${change.locale ?? null}, locale)
-                       WHERE id = ${context.userId}`
-          }
-          yield* sql`
-            INSERT INTO user_settings (user_id, data) VALUES (${context.userId}, ${JSON.stringify(change.stored)}::jsonb)
-            ON CONFLICT (user_id) DO UPDATE SET data = user_settings.data || EXCLUDED.data, updated_at = now()`
-        }),
+        rows: [{ sink: storedSettings, key: context.userId, values: [JSON.stringify(next.settings)] }],
+        // Theme and locale are the account's columns, changed rarely.
+        persist: change.theme === undefined && change.locale === undefined ? undefined : Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.asVoid(sql`UPDATE users SET theme = COALESCE(${change.theme ?? null}, theme), locale = COALESCE(${change.locale ?? null}, locale)
+                            WHERE id = ${context.userId}`)),
         events: [toSelf(context, "USER_SETTINGS_UPDATE", Schema.encodeSync(UserSettingsResponse)(view))]
       }
     })
