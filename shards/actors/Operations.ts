@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { writeDecisions } from "./BatchStatements.ts"
+import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
 import { rowsTable } from "./RowColumns.ts"
 import type { CommittedWrite } from "./WriteBatches.ts"
 
@@ -29,13 +29,26 @@ export const operationResults = (sql: SqlClient.SqlClient, operationIds: Readonl
     Effect.orDie
   )
 
-/** Writes' statements (BatchStatements.ts) and their operation records, in order, in one transaction. */
+/**
+ * Writes' statements (BatchStatements.ts) and their operation records, in order,
+ * in one transaction. Round trips, not rows, are what a batch costs: a batch of
+ * rows of one kind and nothing else (a burst of settings changes) is one
+ * statement with its records, atomic on its own.
+ */
 export const commitDecided = (
   sql: SqlClient.SqlClient,
   entityId: string,
   writes: ReadonlyArray<{ readonly write: CommittedWrite; readonly decision: Parameters<typeof writeDecisions>[1][number] & { readonly reply: string } }>
-) =>
-  sql.withTransaction(Effect.andThen(
-    Effect.provideService(writeDecisions(entityId, writes.map((w) => w.decision)), SqlClient.SqlClient, sql),
-    recordOperations(sql, entityId, writes)
+) => {
+  const decisions = writes.map((w) => w.decision)
+  const operations = recordOperations(sql, entityId, writes)
+  const rows = rowsInOneStatement(sql, entityId, decisions)
+  if (rows !== undefined) {
+    const parts = rows.map((part, i) => sql`${sql.literal(`part${i}`)} AS (${part})`)
+    return Effect.asVoid(parts.length === 0 ? operations : sql`WITH ${sql.csv(parts)} ${operations}`)
+  }
+  return sql.withTransaction(Effect.andThen(
+    Effect.provideService(writeDecisions(entityId, decisions), SqlClient.SqlClient, sql),
+    operations
   ))
+}

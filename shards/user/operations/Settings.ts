@@ -21,6 +21,8 @@ const storedSettings: RowSink = {
     ON CONFLICT (user_id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`]
 }
 
+const encodeSettings = Schema.encodeSync(UserSettingsResponse)
+
 /** The settings as GET /users/@me/settings shows them at `now`. */
 export const settingsView = (state: UserState, now: Date): UserSettingsResponse => {
   const { account } = state
@@ -50,25 +52,27 @@ export const updateSettings = write(
       if (change.problems.length > 0) {
         return yield* new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: change.problems })
       }
+      const accountChanged = change.theme !== undefined || change.locale !== undefined
       const next: UserState = {
         ...state,
-        account: {
-          ...state.account,
-          ...(change.theme === undefined ? {} : { theme: change.theme }),
-          ...(change.locale === undefined ? {} : { locale: change.locale })
-        },
+        account: accountChanged
+          ? { ...state.account, theme: change.theme ?? state.account.theme, locale: change.locale ?? state.account.locale }
+          : state.account,
         settings: { ...state.settings, ...change.stored }
       }
       const view = settingsView(next, now)
+      // Encoded once, for the answer and the event alike: a burst of writes decides one after another.
+      const encoded = encodeSettings(view)
       return {
         next,
         reply: view,
+        replyJson: JSON.stringify(encoded),
         rows: [{ sink: storedSettings, key: context.userId, values: [JSON.stringify(next.settings)] }],
         // Theme and locale are the account's columns, changed rarely.
-        persist: change.theme === undefined && change.locale === undefined ? undefined : Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        persist: !accountChanged ? undefined : Effect.flatMap(SqlClient.SqlClient, (sql) =>
           Effect.asVoid(sql`UPDATE users SET theme = COALESCE(${change.theme ?? null}, theme), locale = COALESCE(${change.locale ?? null}, locale)
                             WHERE id = ${context.userId}`)),
-        events: [toSelf(context, "USER_SETTINGS_UPDATE", Schema.encodeSync(UserSettingsResponse)(view))]
+        events: [toSelf(context, "USER_SETTINGS_UPDATE", encoded)]
       }
     })
 )
