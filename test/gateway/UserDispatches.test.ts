@@ -141,4 +141,50 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user-addr
       // The refused logout changed nothing: the next one the user's session sees is a real change.
       expect(typesOf(yield* drain(a, alice.token))).not.toContain("AUTH_SESSION_CHANGE")
     }))
+
+  it.effect("USER_SETTINGS_UPDATE carries the settings GET shows to the user's sessions; a new session's READY has them", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const alice = yield* api.register()
+      const bob = yield* api.register()
+      const { client: first } = yield* identified(alice.token)
+      const { client: second } = yield* identified(alice.token)
+      const { client: other } = yield* identified(bob.token)
+
+      expectError(yield* api.request("PATCH", "/users/@me/settings", { token: alice.token, body: { status: "asleep" } }), 400, "INVALID_FORM_BODY")
+      const reply = yield* api.request("PATCH", "/users/@me/settings", {
+        token: alice.token,
+        body: { status: "dnd", developer_mode: true, theme: "light" }
+      })
+      assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+      expect(reply.body).toMatchObject({ status: "dnd", developer_mode: true, theme: "light" })
+      for (const session of [first, second]) {
+        // The refused change sent nothing: the first USER_SETTINGS_UPDATE is the committed one.
+        expect(dataOf(yield* nextOfType(session, "USER_SETTINGS_UPDATE"))).toEqual(reply.body)
+      }
+      expect((yield* api.request("GET", "/users/@me/settings", { token: alice.token })).body).toEqual(reply.body)
+      const { ready } = yield* identified(alice.token)
+      expect(record(ready.user_settings)).toEqual(reply.body)
+      expect(typesOf(yield* drain(other, bob.token))).not.toContain("USER_SETTINGS_UPDATE")
+    }))
+
+  it.effect("USER_NOTE_UPDATE tells the writer's sessions of a note set and cleared, and nobody else", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const alice = yield* api.register()
+      const bob = yield* api.register()
+      const a = (yield* identified(alice.token)).client
+      const b = (yield* identified(bob.token)).client
+      const note = (body: unknown) => api.request("PUT", `/users/@me/notes/${bob.userId}`, { token: alice.token, body })
+
+      expectError(yield* note({ note: 12 }), 400, "INVALID_FORM_BODY")
+      assert.strictEqual((yield* note({ note: "met at the fair" })).status, 204)
+      expect(dataOf(yield* nextOfType(a, "USER_NOTE_UPDATE"))).toEqual({ id: bob.userId, note: "met at the fair" })
+      expect((yield* api.request("GET", `/users/@me/notes/${bob.userId}`, { token: alice.token })).body).toEqual({ note: "met at the fair" })
+
+      assert.strictEqual((yield* note({ note: "  " })).status, 204)
+      expect(dataOf(yield* nextOfType(a, "USER_NOTE_UPDATE"))).toEqual({ id: bob.userId, note: "" })
+      expectError(yield* api.request("GET", `/users/@me/notes/${bob.userId}`, { token: alice.token }), 404, "UNKNOWN_USER")
+      expect(typesOf(yield* drain(b, bob.token))).not.toContain("USER_NOTE_UPDATE")
+    }))
 })
