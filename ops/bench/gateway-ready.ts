@@ -11,27 +11,13 @@
 // connect (from /proc) is printed too: unlike wall-clock time, it holds still when the
 // machine is busy. BENCH_READY_NODE_ARGS adds options to the server's node (e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof").
-import { type ChildProcess, spawn } from "node:child_process"
-import { randomBytes, randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
-import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { scratchDatabase } from "./member-seed.ts"
-import { serverNodeFlags } from "./server-flags.ts"
+import { intEnv, wordsEnv } from "./env.ts"
+import { cpuMs, loadAverage } from "./proc.ts"
+import { INTENTS, startScratchServer } from "./scratch-server.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const NODE = join(root, "node_modules", ".bin", "node")
-const intEnv = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback)
-  return Number.isInteger(n) && n > 0 ? n : fallback
-}
-/** GUILDS | GUILD_MESSAGES: what a chat client listens to. */
-const INTENTS = 1 | (1 << 9)
 const SETUP_AT_ONCE = 8
 const TARGET_MS = 20
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS = 100
 
 /** What one run measured. */
 export interface ReadyFigures {
@@ -50,29 +36,6 @@ export interface ReadyFigures {
   readonly readyBytes: number
   readonly loadAverage: number
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
-
-interface Json {
-  readonly [key: string]: unknown
-}
-const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
-
-const cpuMs = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS
-}
-const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0])
 
 /** One gateway connection of `token`, timed from IDENTIFY; closed once `guilds` GUILD_CREATEs came. */
 const connectOnce = (url: string, token: string, guilds: number) =>
@@ -127,61 +90,19 @@ export const measureReady = async (options: {
   const CONNECTS = options.connects ?? intEnv("BENCH_READY_CONNECTS", 100)
   const WARMUP = options.warmup ?? intEnv("BENCH_READY_WARMUP", 5)
   const log = options.log ?? (() => undefined)
-  const database = await scratchDatabase()
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const nodeArgs = (process.env["BENCH_READY_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
-  const server: ChildProcess = spawn(NODE, [...serverNodeFlags(root), ...nodeArgs, "src/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: database.url,
-      ADMIN_BOOTSTRAP_KEY: randomBytes(24).toString("base64url"),
-      RATE_LIMITS: "off",
-      LOG_REQUESTS: "false"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  const pid = server.pid ?? 0
+  const server = await startScratchServer(wordsEnv("BENCH_READY_NODE_ARGS"))
   try {
-    const call = async (method: string, path: string, token?: string, body?: unknown): Promise<Json> => {
-      const headers: Record<string, string> = { "content-type": "application/json" }
-      if (token !== undefined) headers.authorization = token
-      const reply = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-      const parsed: unknown = await reply.json().catch(() => ({}))
-      if (!reply.ok || !isJson(parsed)) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(parsed)}`)
-      return parsed
-    }
-    for (let i = 0; ; i++) {
-      if (await fetch(`${base}/_health`).then((r) => r.ok, () => false)) break
-      if (server.exitCode !== null) throw new Error(`the server stopped (exit code ${server.exitCode})`)
-      if (i > 450) throw new Error("the server did not start")
-      await sleep(200)
-    }
-    const register = async () => {
-      const reply = await call("POST", "/auth/register", undefined, {
-        email: `r${randomUUID().slice(0, 12)}@example.com`,
-        password: "correct horse battery",
-        date_of_birth: "2000-01-01",
-        consent: true
-      })
-      return String(reply.token)
-    }
-    const owner = await register()
-    const member = await register()
+    const owner = await server.register()
+    const member = await server.register()
     log(`bench ready: ${GUILDS} guilds for one member`)
     const joinOne = async (n: number) => {
-      const guild = await call("POST", "/guilds", owner, { name: `Ready bench ${n}` })
-      const channels = Array.isArray(guild.channels) ? guild.channels.filter(isJson) : []
-      const invite = await call("POST", `/channels/${String(channels[0]?.id)}/invites`, owner, { max_uses: 0 })
-      await call("POST", `/invites/${String(invite.code)}`, member)
+      const { code } = await server.guildWithInvite(owner, `Ready bench ${n}`)
+      await server.call("POST", `/invites/${code}`, member)
     }
     for (let n = 0; n < GUILDS; n += SETUP_AT_ONCE) {
       await Promise.all(Array.from({ length: Math.min(SETUP_AT_ONCE, GUILDS - n) }, (_, i) => joinOne(n + i)))
     }
-    const url = `${String((await call("GET", "/gateway", member)).url)}?v=1&encoding=json`
+    const url = await server.gatewayUrl(member)
     log(`bench ready: ${WARMUP} warm-up + ${CONNECTS} connects to ${url}`)
 
     let firstReadyMs = Number.NaN
@@ -196,9 +117,9 @@ export const measureReady = async (options: {
     let readyBytes = 0
     let cpu = 0
     for (let i = 0; i < CONNECTS; i++) {
-      const cpuFrom = cpuMs(pid)
+      const cpuFrom = cpuMs(server.pid)
       const one = await connectOnce(url, member, GUILDS)
-      cpu += cpuMs(pid) - cpuFrom
+      cpu += cpuMs(server.pid) - cpuFrom
       ready.push(one.readyMs)
       last.push(one.lastCreateMs)
       readyBytes = one.readyBytes
@@ -224,9 +145,7 @@ export const measureReady = async (options: {
       loadAverage: load
     }
   } finally {
-    server.kill("SIGTERM")
-    await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))
-    await database.drop().catch(() => undefined)
+    await server.stop()
   }
 }
 

@@ -12,28 +12,14 @@
 // Sessions are spread over BENCH_GATEWAY_USERS (200) members: registering 2,000 accounts
 // would measure password hashing. Targets: p99 < 100 ms, < 30 KB a session.
 // BENCH_GATEWAY_NODE_ARGS adds options to the server's node (e.g. --cpu-prof).
-import { type ChildProcess, spawn } from "node:child_process"
-import { randomBytes, randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
-import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { Worker } from "node:worker_threads"
+import { intEnv, wordsEnv } from "./env.ts"
 import type { ClientsData, ClientsReport } from "./gateway-clients.ts"
-import { scratchDatabase } from "./member-seed.ts"
-import { serverNodeFlags } from "./server-flags.ts"
+import { cpuMs, cpuTimes, loadAverage, rssBytes } from "./proc.ts"
+import { INTENTS, startScratchServer } from "./scratch-server.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const NODE = join(root, "node_modules", ".bin", "node")
-const intEnv = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback)
-  return Number.isInteger(n) && n > 0 ? n : fallback
-}
 const CONNECT_AT_ONCE = 50
-/** GUILDS | GUILD_MESSAGES: what a chat client of one guild listens to. */
-const INTENTS = 1 | (1 << 9)
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS = 100
 
 /** What one run measured. */
 export interface GatewayFigures {
@@ -63,37 +49,6 @@ export interface GatewayFigures {
   readonly loadAverage: number
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
-
-interface Json {
-  readonly [key: string]: unknown
-}
-const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
-
-/** utime and stime of a process, in ms. */
-const cpuTimes = (pid: number): { user: number; system: number } => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return { user: (Number(fields[11]) * 1000) / TICKS, system: (Number(fields[12]) * 1000) / TICKS }
-}
-const cpuMs = (pid: number): number => {
-  const { user, system } = cpuTimes(pid)
-  return user + system
-}
-const rssBytes = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
-  return Number(line?.split(/\s+/)[1] ?? 0) * 1024
-}
-const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0])
 const now = () => performance.timeOrigin + performance.now()
 
 /**
@@ -138,53 +93,19 @@ export const measureGateway = async (options: {
   const SECONDS = options.seconds ?? intEnv("BENCH_GATEWAY_SECONDS", 15)
   const THREADS = options.threads ?? intEnv("BENCH_GATEWAY_THREADS", 2)
   const log = options.log ?? (() => undefined)
-  const database = await scratchDatabase()
-  const port = await freePort()
-  const adminKey = randomBytes(24).toString("base64url")
-  const base = `http://127.0.0.1:${port}`
-  const nodeArgs = (process.env["BENCH_GATEWAY_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
-  const server: ChildProcess = spawn(NODE, [...serverNodeFlags(root), ...nodeArgs, "src/main.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: database.url, ADMIN_BOOTSTRAP_KEY: adminKey, RATE_LIMITS: "off", LOG_REQUESTS: "false" },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  const pid = server.pid ?? 0
+  const server = await startScratchServer(wordsEnv("BENCH_GATEWAY_NODE_ARGS"))
+  const { pid, call } = server
   const clients: Array<ReturnType<typeof startClients>> = []
   try {
-    const call = async (method: string, path: string, token?: string, body?: unknown): Promise<Json> => {
-      const headers: Record<string, string> = { "content-type": "application/json" }
-      if (token !== undefined) headers.authorization = token
-      const reply = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-      const parsed: unknown = await reply.json().catch(() => ({}))
-      if (!reply.ok || !isJson(parsed)) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(parsed)}`)
-      return parsed
-    }
-    for (let i = 0; ; i++) {
-      if (await fetch(`${base}/_health`).then((r) => r.ok, () => false)) break
-      if (i > 300) throw new Error("the server did not start")
-      await sleep(200)
-    }
-    const register = async () => {
-      const reply = await call("POST", "/auth/register", undefined, {
-        email: `g${randomUUID().slice(0, 12)}@example.com`,
-        password: "correct horse battery",
-        date_of_birth: "2000-01-01",
-        consent: true
-      })
-      return String(reply.token)
-    }
-    const owner = await register()
-    const guild = await call("POST", "/guilds", owner, { name: "Gateway bench" })
-    const channels = Array.isArray(guild.channels) ? guild.channels.filter(isJson) : []
-    const channelId = String(channels[0]?.id)
-    const invite = await call("POST", `/channels/${channelId}/invites`, owner, { max_uses: 0 })
+    const owner = await server.register()
+    const { channelId, code } = await server.guildWithInvite(owner, "Gateway bench")
     const tokens = [owner]
     for (let i = 1; i < USERS; i += 20) {
-      const batch = await Promise.all(Array.from({ length: Math.min(20, USERS - i) }, register))
-      await Promise.all(batch.map((t) => call("POST", `/invites/${String(invite.code)}`, t)))
+      const batch = await Promise.all(Array.from({ length: Math.min(20, USERS - i) }, server.register))
+      await Promise.all(batch.map((t) => call("POST", `/invites/${code}`, t)))
       tokens.push(...batch)
     }
-    const url = `${String((await call("GET", "/gateway", owner)).url)}?v=1&encoding=json`
+    const url = await server.gatewayUrl(owner)
     log(`bench gateway: ${USERS} users in the guild; opening ${SESSIONS} sessions from ${THREADS} threads`)
 
     await sleep(2000)
@@ -198,7 +119,7 @@ export const measureGateway = async (options: {
     }
     await Promise.all(clients.map((c) => c.ready))
     const connectSeconds = (now() - connectStarted) / 1000
-    const stats = await call("GET", "/admin/gateway/stats", `Admin ${adminKey}`)
+    const stats = await call("GET", "/admin/gateway/stats", `Admin ${server.adminKey}`)
     // Idle: what the server spends with the sessions open and nothing happening.
     const idleFrom = cpuMs(pid)
     await sleep(3000)
@@ -258,9 +179,7 @@ export const measureGateway = async (options: {
     }
   } finally {
     await Promise.all(clients.map((c) => c.stop()))
-    server.kill("SIGTERM")
-    await new Promise((resolve) => server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve))
-    await database.drop().catch(() => undefined)
+    await server.stop()
   }
 }
 

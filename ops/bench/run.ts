@@ -48,20 +48,17 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { cpus, tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import autocannon from "autocannon"
 import { scratchDatabase, seedMembers } from "./member-seed.ts"
+import { freePort, NODE, root } from "./scratch-server.ts"
 import { serverNodeFlags } from "./server-flags.ts"
 import { type BenchTools, prepareMessages } from "./messages.ts"
 
 /** A failure with a message for the operator (no stack trace needed). */
 class BenchError extends Error {}
-
-const root = join(import.meta.dirname, "..", "..")
-const NODE = join(root, "node_modules", ".bin", "node")
 
 const intEnv = (name: string, fallback: number, min: number): number => {
   const raw = process.env[name]
@@ -207,18 +204,6 @@ const waitForHealth = async (url: string, child: Child | undefined, timeoutSecon
     await sleep(250)
   }
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() =>
-        address !== null && typeof address === "object" ? resolve(address.port) : reject(new Error("no free port"))
-      )
-    })
-  })
 
 const isLoopback = (url: URL): boolean => ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)
 

@@ -7,10 +7,10 @@
 // unmeasured start) and the local Redis; each start uses a key prefix of its own.
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { resolve } from "node:path"
 import { Redis } from "ioredis"
+import { rssBytes } from "./proc.ts"
+import { freePort } from "./scratch-server.ts"
 import { serverNodeFlags } from "./server-flags.ts"
 
 const root = resolve(process.argv[2] ?? resolve(import.meta.dirname, "..", ".."))
@@ -18,19 +18,6 @@ const NODE = resolve(root, "node_modules", ".bin", "node")
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/guildhall_startup"
 const REDIS_URL = "redis://127.0.0.1:6379"
 const RUNS = 5
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => done(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
-const rssKb = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
-  return Number(line?.replace(/\D+/g, "") ?? 0)
-}
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
@@ -50,7 +37,7 @@ const startOnce = async (redis: Redis): Promise<{ readyMs: number; rssMb: number
     }
     const readyMs = performance.now() - started
     await sleep(2_000)
-    return { readyMs, rssMb: rssKb(child.pid ?? 0) / 1024 }
+    return { readyMs, rssMb: rssBytes(child.pid ?? 0) / 2 ** 20 }
   } finally {
     child.kill("SIGKILL")
     await redis.eval(`for _, k in ipairs(redis.call('keys', ARGV[1])) do redis.call('del', k) end`, 0, `${prefix}*`)

@@ -26,14 +26,11 @@ import { getAccount } from "../../shards/user/operations/Account.ts"
 import { travellingQuery } from "../../shards/user/operations/index.ts"
 import { User } from "../../shards/user/Protocol.ts"
 import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
+import { intEnv } from "./env.ts"
 import { runSql, scratchDatabase } from "./member-seed.ts"
 
-const positive = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback)
-  return Number.isInteger(n) && n > 0 ? n : fallback
-}
-const USERS = positive("BENCH_USERS", 2000)
-const GUILDS = positive("BENCH_USER_GUILDS", 5)
+const USERS = intEnv("BENCH_USERS", 2000)
+const GUILDS = intEnv("BENCH_USER_GUILDS", 5)
 const WARMUP = 200
 const AT_ONCE = 16
 export const TARGET_KB = 4

@@ -37,6 +37,16 @@ const drain = (client: GatewayClient, token: string) =>
 
 const record = (value: unknown) => dataOf({ op: 0, d: value })
 
+/** Two new users, each with a gateway session: `a` is Alice's (with its READY), `b` Bob's. */
+const aliceAndBob = Effect.gen(function*() {
+  const api = yield* TestApi
+  const alice = yield* api.register()
+  const bob = yield* api.register()
+  const { client: a, ready } = yield* identified(alice.token)
+  const { client: b } = yield* identified(bob.token)
+  return { alice, bob, a, b, ready }
+})
+
 const typesOf = (frames: ReadonlyArray<Frame>) => frames.map((f) => f.t)
 const relationshipTypes = (frames: ReadonlyArray<Frame>) => typesOf(frames).filter((t) => t?.startsWith("RELATIONSHIP_"))
 
@@ -44,11 +54,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user-addr
   it.effect("USER_UPDATE after PATCH /users/@me reaches every session of the user, as READY's user, and nobody else", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const alice = yield* api.register()
-      const bob = yield* api.register()
-      const { client: first, ready } = yield* identified(alice.token)
+      const { alice, bob, a: first, b: other, ready } = yield* aliceAndBob
       const { client: second } = yield* identified(alice.token)
-      const { client: other } = yield* identified(bob.token)
 
       const bad = yield* api.request("PATCH", "/users/@me", { token: alice.token, body: { timezone: "Mars/Olympus" } })
       expectError(bad, 400, "INVALID_FORM_BODY")
@@ -118,10 +125,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user-addr
   it.effect("AUTH_SESSION_CHANGE tells the user's sessions of a login and a logout, with the session's id hash", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const alice = yield* api.register()
-      const bob = yield* api.register()
-      const a = (yield* identified(alice.token)).client
-      const b = (yield* identified(bob.token)).client
+      const { alice, bob, a, b } = yield* aliceAndBob
 
       const login = yield* api.request("POST", "/auth/login", { body: { email: alice.email, password: PASSWORD } })
       assert.strictEqual(login.status, 200, JSON.stringify(login.body))
@@ -145,11 +149,8 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user-addr
   it.effect("USER_SETTINGS_UPDATE carries the settings GET shows to the user's sessions; a new session's READY has them", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const alice = yield* api.register()
-      const bob = yield* api.register()
-      const { client: first } = yield* identified(alice.token)
+      const { alice, bob, a: first, b: other } = yield* aliceAndBob
       const { client: second } = yield* identified(alice.token)
-      const { client: other } = yield* identified(bob.token)
 
       expectError(yield* api.request("PATCH", "/users/@me/settings", { token: alice.token, body: { status: "asleep" } }), 400, "INVALID_FORM_BODY")
       const reply = yield* api.request("PATCH", "/users/@me/settings", {
@@ -171,10 +172,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("user-addr
   it.effect("USER_NOTE_UPDATE tells the writer's sessions of a note set and cleared, and nobody else", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
-      const alice = yield* api.register()
-      const bob = yield* api.register()
-      const a = (yield* identified(alice.token)).client
-      const b = (yield* identified(bob.token)).client
+      const { alice, bob, a, b } = yield* aliceAndBob
       const note = (body: unknown) => api.request("PUT", `/users/@me/notes/${bob.userId}`, { token: alice.token, body })
 
       expectError(yield* note({ note: 12 }), 400, "INVALID_FORM_BODY")

@@ -10,6 +10,9 @@ import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 /** What a member needs to take part in a channel: see it, read its history and send to it. */
 export const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
+/** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
+export const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)
+
 /** A guild owned by a fresh user: the owner, the guild and its first text channel ("general"). */
 export const guildWithChannel = Effect.gen(function*() {
   const api = yield* TestApi

@@ -3,13 +3,10 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { Permission } from "../../src/model/Permissions.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
-import { clusterEnvironment, eventually } from "../support/Cluster.ts"
-import { queryAt, scratchDatabase } from "../support/Postgres.ts"
+import { clusterEnvironment, eventually, restartableServer } from "../support/Cluster.ts"
+import { queryAt } from "../support/Postgres.ts"
 import { freePort, type Started, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
-import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith, newChannel } from "./Fixtures.ts"
-
-/** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
-const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)
+import { CHAT, fieldCode, guildWithChannel, idsOf, memberWith, newChannel, utcWall } from "./Fixtures.ts"
 
 /** How many messages of the channel Postgres holds with `content`. */
 const stored = (databaseUrl: string, channelId: string, content: string) =>
@@ -220,12 +217,8 @@ const setUp = (base: string) =>
 
 it.live("a message scheduled before a restart is sent by the server started after it was due", () =>
   Effect.gen(function*() {
-    const databaseUrl = yield* scratchDatabase
-    const port = yield* freePort
-    const base = `http://127.0.0.1:${port}`
-    const env = { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMITS: "off", SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" }
-    const first = yield* startProcess("src/main.ts", env)
-    yield* waitHealthy(`${base}/_health`, first)
+    const { base, databaseUrl, start } = yield* restartableServer({ SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" })
+    const first = yield* start
     const { channelId, schedule } = yield* setUp(base)
     const dueAt = Date.now() + 3_000
     const reply = yield* Effect.promise(() => schedule("across a restart", dueAt))
@@ -234,8 +227,7 @@ it.live("a message scheduled before a restart is sent by the server started afte
 
     yield* Effect.sleep(`${Math.max(0, dueAt - Date.now()) + 1_000} millis`)
     assert.strictEqual(yield* stored(databaseUrl, channelId, "across a restart"), 0)
-    const second = yield* startProcess("src/main.ts", env)
-    yield* waitHealthy(`${base}/_health`, second)
+    yield* start
     yield* eventually("sent after the restart", stored(databaseUrl, channelId, "across a restart"), (n) => n >= 1)
     yield* Effect.sleep("2 seconds")
     assert.strictEqual(yield* stored(databaseUrl, channelId, "across a restart"), 1)

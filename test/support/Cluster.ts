@@ -81,3 +81,22 @@ export const shardAndTwoApis = (env: Readonly<Record<string, string>>) =>
     for (const api of [first, second]) yield* waitHealthy(`${api.base}/_health`, api.started, 90)
     return { shard, first, second }
   })
+
+/**
+ * src/main.ts alone on a scratch database and a free port, for a test that stops it and
+ * starts it again on the same data: its base URL, its database and `start`, which starts
+ * the process and waits until it is healthy (it stops when the scope ends, if not before).
+ */
+export const restartableServer = (extra: Readonly<Record<string, string>> = {}) =>
+  Effect.gen(function*() {
+    const databaseUrl = yield* scratchDatabase
+    const port = yield* freePort
+    const base = `http://127.0.0.1:${port}`
+    const env = { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMITS: "off", ...extra }
+    const start = Effect.gen(function*() {
+      const started = yield* startProcess("src/main.ts", env)
+      yield* waitHealthy(`${base}/_health`, started)
+      return started
+    })
+    return { base, databaseUrl, start }
+  })

@@ -1,13 +1,11 @@
 import { assert, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createECDH, randomBytes, randomUUID } from "node:crypto"
+import { utcWall } from "../messages/Fixtures.ts"
 import { field } from "../support/Api.ts"
-import { clusterJson, clusterRegister, eventually } from "../support/Cluster.ts"
-import { queryAt, scratchDatabase } from "../support/Postgres.ts"
-import { freePort, startProcess, stopProcess, waitHealthy } from "../support/Processes.ts"
-
-/** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
-const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)
+import { clusterJson, clusterRegister, eventually, restartableServer } from "../support/Cluster.ts"
+import { queryAt } from "../support/Postgres.ts"
+import { stopProcess } from "../support/Processes.ts"
 
 const browserKeys = () => {
   const ecdh = createECDH("prime256v1")
@@ -25,12 +23,8 @@ const browserKeys = () => {
  */
 it.live("the user's lists read the same after a restart, and a send lost before its outcome is not made twice", () =>
   Effect.gen(function*() {
-    const databaseUrl = yield* scratchDatabase
-    const port = yield* freePort
-    const base = `http://127.0.0.1:${port}`
-    const env = { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMITS: "off", SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" }
-    const first = yield* startProcess("src/main.ts", env)
-    yield* waitHealthy(`${base}/_health`, first)
+    const { base, databaseUrl, start } = yield* restartableServer({ SCHEDULED_MESSAGE_SWEEP_SECONDS: "1" })
+    const first = yield* start
 
     const { token } = yield* clusterRegister(base, `l${randomUUID().slice(0, 8)}@example.com`)
     const call = (method: string, path: string, body?: unknown) => clusterJson(`${base}${path}`, { method, token, body })
@@ -75,8 +69,7 @@ it.live("the user's lists read the same after a restart, and a send lost before 
 
     // What a crash after the guild's commit and before the outcome's leaves: due again, under the send's operation.
     yield* queryAt(databaseUrl, "UPDATE scheduled_messages SET status = 'scheduled', message_id = NULL, claimed_until = NULL WHERE id = $1", [soonId])
-    const second = yield* startProcess("src/main.ts", env)
-    yield* waitHealthy(`${base}/_health`, second)
+    yield* start
     yield* eventually("sent again", soonRow, (row) => row?.status === "sent")
     assert.deepStrictEqual(yield* soonRow, sentRow)
     const copies = yield* queryAt(databaseUrl, "SELECT count(*)::int AS n FROM messages WHERE channel_id = $1 AND content = 'soon'", [channelId])
