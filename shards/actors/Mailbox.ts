@@ -37,7 +37,9 @@ export const loadedState = <State>(load: Effect.Effect<State | undefined>, publi
   /** The state, or `missing()` when the entity does not exist. */
   const existing = <E>(missing: () => E): Effect.Effect<State, E> =>
     Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(missing()) : Effect.succeed(s)))
-  return { current, existing, set }
+  /** Whether the state was loaded already (a read now would not go to Postgres). */
+  const isLoaded = () => loaded
+  return { current, existing, set, isLoaded }
 }
 
 /** A gateway dispatch to the sessions of `userIds`, its data not yet JSON. */

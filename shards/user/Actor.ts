@@ -30,7 +30,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const live = yield* LiveActors
       const lock = Semaphore.makeUnsafe(1)
       let localWrite: NonNullable<ReturnType<typeof live.users.get>>["write"] = () => Effect.die(new Error("not started"))
-      const { current, existing: existingOr, set: track } = loadedState(repo.load(userId), (next) => {
+      const { current, existing: existingOr, set: track, isLoaded } = loadedState(repo.load(userId), (next) => {
         if (next === undefined) live.users.delete(userId)
         else live.users.set(userId, { state: next, write: (w, d) => localWrite(w, d), memory: approximateBytes(next) })
       })
@@ -77,14 +77,18 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
 
         Refresh: () =>
           lock.withPermits(1)(Effect.gen(function*() {
-            const s = yield* existing
-            const facts = yield* repo.account(userId)
-            if (facts === undefined) {
-              track(undefined)
-              return yield* unknown("USER")
+            // An actor that was not loaded reads everything now: its account is as fresh as it gets.
+            const loadedBefore = isLoaded()
+            let next = yield* existing
+            if (loadedBefore) {
+              const facts = yield* repo.account(userId)
+              if (facts === undefined) {
+                track(undefined)
+                return yield* unknown("USER")
+              }
+              next = { ...next, ...facts }
+              track(next)
             }
-            const next = { ...s, ...facts }
-            track(next)
             const view = privateViewJson(privateView(next))
             yield* events.publish([userId], { type: "USER_UPDATE", data: view })
             return view

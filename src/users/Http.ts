@@ -5,7 +5,7 @@ import { Sudo } from "../auth/Sudo.ts"
 import { formatDiscriminator, usernameProblem } from "../auth/Usernames.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { UserActors } from "../guilds/UserActors.ts"
-import { getAccount } from "../../shards/user/operations/Account.ts"
+import { getAccount, getAccountBasics } from "../../shards/user/operations/Account.ts"
 import { listGuilds } from "../../shards/user/operations/Guilds.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import * as Reads from "../../shards/guild/Reads.ts"
@@ -86,9 +86,9 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
           const problem = usernameProblem(query.username)
           if (problem !== undefined) return yield* invalidField(problem.path, problem.code ?? "INVALID_FORMAT", problem.message)
           const discriminator = formatDiscriminator(Number(query.discriminator))
-          const mine = yield* users.findById(me.id)
+          const mine = yield* userActors.read(me.id, getAccountBasics, {}).pipe(Effect.catchIf((e) => e instanceof NotFound, () => unauthorized()))
           // One's own tag is not taken: it is free for oneself.
-          if (mine?.username.toLowerCase() === query.username.toLowerCase() && mine.discriminator === discriminator) {
+          if (mine.username.toLowerCase() === query.username.toLowerCase() && mine.discriminator === discriminator) {
             return { taken: false }
           }
           return { taken: (yield* users.takenDiscriminators(query.username)).has(discriminator) }
