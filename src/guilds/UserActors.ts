@@ -7,10 +7,9 @@ import { decodeReply } from "../../shards/actors/Registry.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import type { ReadDefinition, ReplyCodec, UserError, WriteDefinition } from "../../shards/user/Definitions.ts"
 import { getAccount } from "../../shards/user/operations/Account.ts"
-import { isListedWrite, travellingCommand, travellingQuery, unlisted } from "../../shards/user/operations/index.ts"
 import { User } from "../../shards/user/Protocol.ts"
+import { isListedWrite, travellingCommand, travellingQuery, unlisted } from "../../shards/user/operations/index.ts"
 import type { UserPrivateResponse } from "../model/Users.ts"
-import type { GuildId } from "../model/Ids.ts"
 import type { Unavailable } from "../model/Errors.ts"
 import { Actors } from "./Actors.ts"
 
@@ -49,9 +48,6 @@ export class UserActors extends Context.Service<UserActors, {
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, UserError | Unavailable>
   /** After a flow changed the account in Postgres: the actor reads it again and tells the user's sessions (USER_UPDATE). */
   readonly refresh: (userId: string) => Effect.Effect<UserPrivateResponse, UserError | Unavailable>
-  /** Guild actors' news for the user's guild list. */
-  readonly joined: (userId: string, guildId: GuildId) => Effect.Effect<void, Unavailable | UserError>
-  readonly left: (userId: string, guildId: GuildId) => Effect.Effect<void, Unavailable | UserError>
 }>()("guildhall/UserActors") {
   static readonly layer = Layer.effect(
     UserActors,
@@ -108,9 +104,7 @@ export class UserActors extends Context.Service<UserActors, {
             : definition.run(here.state, definition.query.make(fields), userId)
         },
         readAsResponse: (userId, definition, fields) => Effect.map(readJson(userId, definition, fields), jsonResponse),
-        refresh: (userId) => Effect.flatMap(bounded(client(userId).Refresh()), (json) => decodeReply(getAccount.reply, json)),
-        joined: (userId, guildId) => bounded(client(userId).Joined({ guildId })),
-        left: (userId, guildId) => bounded(client(userId).Left({ guildId }))
+        refresh: (userId) => Effect.flatMap(bounded(client(userId).Refresh()), (json) => decodeReply(getAccount.reply, json))
       })
     })
   )

@@ -47,11 +47,11 @@ const UsersHandlers = HttpApiBuilder.group(Api, "users", (handlers) =>
 
     return handlers
       .handle("me", () =>
-        Effect.flatMap(CurrentUser, (me) =>
-          me.grant === undefined
+        Effect.flatMap(CurrentUser, ({ id, grant }) =>
+          grant === undefined
             // The actor's JSON is the body as it is: the hot path of every client's start.
-            ? Effect.catchIf(userActors.readAsResponse(me.id, getAccount, {}), (e) => e instanceof NotFound, () => unauthorized())
-            : Effect.map(updates.privateView(me.id), (view) => me.grant === undefined ? view : asGranted(view, me.grant.scopes))))
+            ? Effect.catchIf(userActors.readAsResponse(id, getAccount, {}), (e) => e instanceof NotFound, () => unauthorized())
+            : Effect.map(updates.privateView(id), (view) => asGranted(view, grant.scopes))))
       .handle("updateMe", ({ payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
