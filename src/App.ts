@@ -12,6 +12,7 @@ import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminRepo } from "./admin/Repo.ts"
+import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
 import { deletionJob } from "./account/Deletions.ts"
 import { AccountLifecycleHttp } from "./account/LifecycleHttp.ts"
@@ -162,7 +163,8 @@ const requestServices = Layer.mergeAll(
   DmsRepo.layer,
   ReadStatesRepo.layer,
   pushServices,
-  oauth2Services
+  oauth2Services,
+  adminServices
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
 /** The handles on guild and user actors, which the domain services below HTTP call. */

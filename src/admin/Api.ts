@@ -5,6 +5,7 @@ import { AdminAuthentication } from "../http/Authentication.ts"
 import { BoundedText, SuccessResponse } from "../model/Common.ts"
 import { GuildId, Snowflake } from "../model/Ids.ts"
 import { ApiErrors } from "../model/Errors.ts"
+import { AdminUserResult } from "./users/View.ts"
 
 const Acls = Schema.Array(BoundedText(1, 64)).check(Schema.isMaxLength(64))
 
@@ -24,17 +25,6 @@ export const ApiKeyResponse = Schema.Struct({
 export type ApiKeyResponse = typeof ApiKeyResponse.Type
 
 export const CreateAdminApiKeyResponse = Schema.Struct({ ...ApiKeyResponse.fields, key: Schema.String })
-
-export const UserAdminResponse = Schema.Struct({
-  id: Schema.String,
-  username: Schema.String,
-  discriminator: Schema.String,
-  global_name: Schema.NullOr(Schema.String),
-  email: Schema.NullOr(Schema.String),
-  acls: Schema.Array(Schema.String),
-  flags: Schema.Int,
-  bot: Schema.Boolean
-})
 
 export const SetUserAclsRequest = Schema.Struct({ user_id: Snowflake, acls: Acls })
 
@@ -111,10 +101,10 @@ export class AdminApi extends HttpApiGroup.make("admin").add(
     success: SuccessResponse,
     error: ApiErrors
   }),
-  HttpApiEndpoint.get("me", "/admin/users/me", { success: Schema.Struct({ user: UserAdminResponse }), error: ApiErrors }),
+  HttpApiEndpoint.get("me", "/admin/users/me", { success: AdminUserResult, error: ApiErrors }),
   HttpApiEndpoint.post("setUserAcls", "/admin/users/set-acls", {
     payload: SetUserAclsRequest,
-    success: Schema.Struct({ user: UserAdminResponse }),
+    success: AdminUserResult,
     error: ApiErrors
   }),
   HttpApiEndpoint.post("auditLogs", "/admin/audit-logs", {

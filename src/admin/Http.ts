@@ -7,35 +7,28 @@ import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentOperator } from "../http/Authentication.ts"
 import { invalidField, missingPermissions, unknown } from "../model/Errors.ts"
-import type { UserPrivateResponse } from "../model/Users.ts"
 import { UserActors } from "../guilds/UserActors.ts"
-import { UsersRepo } from "../users/Repo.ts"
+import { AdminUserResult, AdminUserViews, type UserAdminResponse } from "./users/View.ts"
 import { setAcls } from "../../shards/user/operations/Admin.ts"
 import { Acl, holds, KNOWN_ACLS } from "./Acls.ts"
 import { AdminRepo } from "./Repo.ts"
 import { GuildReloader } from "./GuildReloader.ts"
 import type { GuildId } from "../model/Ids.ts"
 
-/** A user as the admin API shows one, from their actor's private view. */
-const adminView = (user: UserPrivateResponse) => ({
-  id: user.id,
-  username: user.username,
-  discriminator: user.discriminator,
-  global_name: user.global_name,
-  email: user.email,
-  acls: user.acls,
-  flags: user.flags,
-  bot: user.bot ?? false
+const apiKeyUser = (id: string, acls: ReadonlyArray<string>): UserAdminResponse => ({
+  id, username: "api-key", discriminator: 0, global_name: null, bot: false, system: false, flags: "0",
+  avatar: null, banner: null, bio: null, pronouns: null, accent_color: null, email: null, email_verified: false,
+  email_bounced: false, phone: null, date_of_birth: null, locale: null, premium_type: null, premium_since: null,
+  premium_until: null, suspicious_activity_flags: 0, temp_banned_until: null, pending_deletion_at: null,
+  pending_bulk_message_deletion_at: null, deletion_reason_code: null, deletion_public_reason: null, acls, traits: [],
+  has_totp: false, authenticator_types: [], last_active_at: null, last_active_ip: null, last_active_ip_reverse: null,
+  last_active_location: null
 })
-
-/** The route's ACL, and who is acting, for the audit entry. */
-const requireAcl = (acl: string) =>
-  Effect.flatMap(CurrentOperator, (op) => (holds(op.acls, acl) ? Effect.succeed(op) : Effect.fail(missingPermissions())))
 
 export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "admin", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const repo = yield* AdminRepo
-    const users = yield* UsersRepo
+    const views = yield* AdminUserViews
     const userActors = yield* UserActors
     const guilds = yield* GuildRepo
     const actors = yield* Actors
@@ -49,7 +42,7 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
       command: (guild: ReturnType<typeof actors.guild>) => Effect.Effect<A, E>
     ) =>
       Effect.gen(function*() {
-        const op = yield* requireAcl(Acl.guildsManage)
+        const op = yield* CurrentOperator
         if (!(yield* guilds.exists(guildId))) return yield* unknown("GUILD")
         yield* actors.bounded(command(actors.guild(guildId)))
         yield* repo.audit({ adminId: op.id, action, targetType: "guild", targetId: guildId })
@@ -59,7 +52,7 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
     return handlers
       .handle("createApiKey", ({ payload }) =>
         Effect.gen(function*() {
-          const op = yield* requireAcl(Acl.apiKeysManage)
+          const op = yield* CurrentOperator
           const unknownAcl = payload.acls.find((acl) => !KNOWN_ACLS.has(acl))
           if (unknownAcl !== undefined) return yield* invalidField("acls", "INVALID_FORM_BODY", `Unknown ACL ${unknownAcl}`)
           // Nobody hands out more than they hold.
@@ -74,10 +67,10 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
           yield* repo.audit({ adminId: op.id, action: "api_key.create", targetType: "api_key", targetId: key.key_id, metadata: { name: key.name } })
           return key
         }))
-      .handle("listApiKeys", () => Effect.andThen(requireAcl(Acl.apiKeysManage), repo.listKeys))
+      .handle("listApiKeys", () => repo.listKeys)
       .handle("deleteApiKey", ({ params }) =>
         Effect.gen(function*() {
-          const op = yield* requireAcl(Acl.apiKeysManage)
+          const op = yield* CurrentOperator
           if (!(yield* repo.deleteKey(params.keyId))) return yield* unknown("API_KEY")
           yield* repo.audit({ adminId: op.id, action: "api_key.delete", targetType: "api_key", targetId: params.keyId })
           return { success: true as const }
@@ -85,29 +78,20 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
       .handle("me", () =>
         Effect.gen(function*() {
           const op = yield* CurrentOperator
-          const user = yield* users.findById(op.id)
-          return {
-            user: {
-              id: op.id,
-              username: user?.username ?? "api-key",
-              discriminator: user?.discriminator ?? "0000",
-              global_name: user?.global_name ?? null,
-              email: user?.email ?? null,
-              acls: [...op.acls],
-              flags: Number(user?.flags ?? 0),
-              bot: false
-            }
-          }
+          const [user] = yield* views.byIds([op.id])
+          // An API key is nobody's account: it shows as a user of its own with only its ACLs.
+          return { user: user ?? apiKeyUser(op.id, [...op.acls]) }
         }))
       // Through the user's actor, so their own views (staff, staff-only settings) change with the row.
       .handle("setUserAcls", ({ payload }) =>
         Effect.gen(function*() {
-          const op = yield* requireAcl(Acl.aclsSet)
+          const op = yield* CurrentOperator
           const unknownAcl = payload.acls.find((acl) => !KNOWN_ACLS.has(acl))
           if (unknownAcl !== undefined) return yield* invalidField("acls", "INVALID_ACLS_FORMAT", `Unknown ACL ${unknownAcl}`)
           // Nobody hands out more than they hold, nor changes their own.
           if (op.id === payload.user_id || payload.acls.some((acl) => !holds(op.acls, acl))) return yield* missingPermissions()
           const user = yield* userActors.write(payload.user_id, setAcls, { acls: payload.acls }, { actorId: op.id })
+          const view = yield* views.byId(payload.user_id)
           yield* repo.audit({
             adminId: op.id,
             action: "user.set_acls",
@@ -115,15 +99,15 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
             targetId: payload.user_id,
             metadata: { acls: user.acls.join(",") }
           })
-          return { user: adminView(user) }
+          return { user: view }
         }))
-      .handle("auditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
-      .handle("searchAuditLogs", ({ payload }) => Effect.andThen(requireAcl(Acl.auditLogsView), repo.searchLogs(payload)))
+      .handle("auditLogs", ({ payload }) => repo.searchLogs(payload))
+      .handle("searchAuditLogs", ({ payload }) => repo.searchLogs(payload))
       .handle("reloadGuild", ({ payload }) => guildOperation("guild.reload", payload.guild_id, (guild) => guild.Reload()))
       .handle("shutdownGuild", ({ payload }) => guildOperation("guild.shutdown", payload.guild_id, (guild) => guild.Shutdown()))
       .handle("reloadAll", ({ payload }) =>
         Effect.gen(function*() {
-          const op = yield* requireAcl(Acl.gatewayManage)
+          const op = yield* CurrentOperator
           const count = yield* reloader.reloadAll(payload.guild_ids)
           yield* repo.audit({
             adminId: op.id,
@@ -136,7 +120,6 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
         }))
       .handle("gatewayStats", () =>
         Effect.gen(function*() {
-          yield* requireAcl(Acl.gatewayView)
           const processes = yield* stats.all
           const sum = (pick: (p: (typeof processes)[number]) => number) => processes.reduce((n, p) => n + pick(p), 0)
           const memory = sum((p) => p.memory)
@@ -158,7 +141,6 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
         }))
       .handle("memoryStats", ({ payload }) =>
         Effect.gen(function*() {
-          yield* requireAcl(Acl.gatewayView)
           const processes = yield* stats.all
           const heaviest = processes
             .flatMap((p) => p.heaviest)

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import type { unhandled } from "effect/Types"
-import { Acl, holds } from "../admin/Acls.ts"
+import { Acl, holds, ROUTE_ACLS, routeKey } from "../admin/Acls.ts"
 import { AdminRepo } from "../admin/Repo.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { BotTokens, looksLikeBotToken } from "../oauth2/BotTokens.ts"
@@ -154,9 +154,14 @@ export const AdminAuthenticationLive = Layer.effect(
       if (!holds(acls, Acl.authenticate)) return yield* missingPermissions()
       return { id: session.userId, acls }
     })
-    return AdminAuthentication.of((httpEffect) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.flatMap(resolve(request.headers.authorization ?? ""), (operator) =>
-          Effect.provideService(httpEffect, CurrentOperator, operator))))
+    return AdminAuthentication.of((httpEffect, { endpoint }) => {
+      // A route missing from the table is nobody's: refused, never open.
+      const needed = ROUTE_ACLS.get(routeKey(endpoint.method, endpoint.path))
+      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        resolve(request.headers.authorization ?? "").pipe(
+          Effect.filterOrFail((operator) => needed !== undefined && holds(operator.acls, needed), missingPermissions),
+          Effect.flatMap((operator) => Effect.provideService(httpEffect, CurrentOperator, operator))
+        ))
+    })
   })
 )

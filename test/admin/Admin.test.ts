@@ -37,7 +37,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       assert.strictEqual(bot.status, 401)
 
       // A user granted admin:authenticate and one route ACL reaches that route only.
-      yield* setAcls(user.userId, ["admin:authenticate", "admin:gateway:view"])
+      yield* setAcls(user.userId, ["admin:authenticate", "gateway:memory_stats"])
       const viewStats = yield* api.request("GET", "/admin/gateway/stats", { token: user.token })
       assert.strictEqual(viewStats.status, 200)
       const listKeys = yield* api.request("GET", "/admin/api-keys", { token: user.token })
@@ -49,7 +49,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       const api = yield* TestApi
       const created = yield* api.request("POST", "/admin/api-keys", {
         token: admin(api.adminKey),
-        body: { name: "stats reader", acls: ["admin:gateway:view"], expires_in_days: 30 }
+        body: { name: "stats reader", acls: ["gateway:memory_stats"], expires_in_days: 30 }
       })
       assert.strictEqual(created.status, 200)
       const keyId = field(created.body, "key_id")
@@ -57,7 +57,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       assert.isNotNull(field(created.body, "expires_at"))
 
       const listed = yield* api.request("GET", "/admin/api-keys", { token: admin(api.adminKey) })
-      expect(listed.body).toEqual(expect.arrayContaining([expect.objectContaining({ key_id: keyId, acls: ["admin:gateway:view"] })]))
+      expect(listed.body).toEqual(expect.arrayContaining([expect.objectContaining({ key_id: keyId, acls: ["gateway:memory_stats"] })]))
       assert.notInclude(JSON.stringify(listed.body), secret)
 
       const withNew = yield* api.request("GET", "/admin/gateway/stats", { token: admin(secret) })
@@ -95,34 +95,38 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
 
       const set = yield* api.request("POST", "/admin/users/set-acls", {
         token: admin(api.adminKey),
-        body: { user_id: user.userId, acls: ["admin:authenticate", "admin:gateway:view", "admin:authenticate"] }
+        body: { user_id: user.userId, acls: ["admin:authenticate", "gateway:memory_stats", "admin:authenticate"] }
       })
       assert.strictEqual(set.status, 200, JSON.stringify(set.body))
-      expect(set.body).toEqual({
+      expect(set.body).toMatchObject({
         user: {
           id: user.userId,
           username: expect.any(String),
-          discriminator: expect.any(String),
+          discriminator: expect.any(Number),
           global_name: null,
           email: user.email,
-          acls: ["admin:authenticate", "admin:gateway:view"],
-          flags: 0,
-          bot: false
+          email_verified: false,
+          acls: ["admin:authenticate", "gateway:memory_stats"],
+          flags: "0",
+          bot: false,
+          system: false,
+          has_totp: false,
+          authenticator_types: []
         }
       })
-      const update = yield* nextMatching(session, "USER_UPDATE", (d) => JSON.stringify(d).includes("admin:gateway:view"))
+      const update = yield* nextMatching(session, "USER_UPDATE", (d) => JSON.stringify(d).includes("gateway:memory_stats"))
       expect(dataOf(update)).toMatchObject({ id: user.userId, is_staff: true })
       expect((yield* api.request("GET", "/users/@me", { token: user.token })).body).toMatchObject({
         is_staff: true,
-        acls: ["admin:authenticate", "admin:gateway:view"]
+        acls: ["admin:authenticate", "gateway:memory_stats"]
       })
       const stored = yield* queryAt(api.databaseUrl, "SELECT acls FROM users WHERE id = $1", [user.userId])
-      assert.deepStrictEqual(stored[0]?.acls, ["admin:authenticate", "admin:gateway:view"])
+      assert.deepStrictEqual(stored[0]?.acls, ["admin:authenticate", "gateway:memory_stats"])
       assert.strictEqual((yield* api.request("GET", "/admin/gateway/stats", { token: user.token })).status, 200)
       const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: user.userId } })
       expect(logs.body).toMatchObject({
         total: 1,
-        logs: [{ action: "user.set_acls", target_type: "user", metadata: { acls: "admin:authenticate,admin:gateway:view" } }]
+        logs: [{ action: "user.set_acls", target_type: "user", metadata: { acls: "admin:authenticate,gateway:memory_stats" } }]
       })
 
       // An empty list takes staff away again.
@@ -152,15 +156,15 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
           api.request("POST", "/admin/api-keys", { token: admin(api.adminKey), body: { name: "operator", acls } }),
           (reply) => admin(field(reply.body, "key"))
         )
-      const viewer = yield* keyWith(["admin:gateway:view"])
+      const viewer = yield* keyWith(["gateway:memory_stats"])
       expectError(yield* setBy(viewer, { user_id: target.userId, acls: [] }), 403, "MISSING_PERMISSIONS")
-      const setter = yield* keyWith(["admin:acls:set", "admin:gateway:view"])
+      const setter = yield* keyWith(["acl:set:user", "gateway:memory_stats"])
       expectError(yield* setBy(setter, { user_id: target.userId, acls: ["*"] }), 403, "MISSING_PERMISSIONS")
-      assert.strictEqual((yield* setBy(setter, { user_id: target.userId, acls: ["admin:gateway:view"] })).status, 200)
+      assert.strictEqual((yield* setBy(setter, { user_id: target.userId, acls: ["gateway:memory_stats"] })).status, 200)
 
       // A user operator cannot change their own ACLs.
       const operator = yield* api.register()
-      yield* setAcls(operator.userId, ["admin:authenticate", "admin:acls:set"])
+      yield* setAcls(operator.userId, ["admin:authenticate", "acl:set:user"])
       expectError(yield* setBy(operator.token, { user_id: operator.userId, acls: ["admin:authenticate"] }), 403, "MISSING_PERMISSIONS")
       assert.strictEqual((yield* setBy(operator.token, { user_id: target.userId, acls: [] })).status, 200)
       expectError(yield* setBy(target.token, { user_id: target.userId, acls: [] }), 403, "MISSING_PERMISSIONS")
@@ -223,7 +227,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
               done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }))
           })
         )
-      const made = yield* run(["create-key", "--name", "cli operator", "--acls", "admin:gateway:view"])
+      const made = yield* run(["create-key", "--name", "cli operator", "--acls", "gateway:memory_stats"])
       assert.strictEqual(made.code, 0, made.stderr)
       assert.match(made.stdout, /^[A-Za-z0-9_-]{43}\n$/)
       const reply = yield* api.request("GET", "/admin/gateway/stats", { token: admin(made.stdout.trim()) })

@@ -1,0 +1,5 @@
+import { Layer } from "effect"
+import { AdminUserViews } from "./users/View.ts"
+
+/** The services the admin handlers need beyond the shared ones of src/App.ts. */
+export const services = Layer.mergeAll(AdminUserViews.layer)
