@@ -2,11 +2,13 @@
 // with the endpoints the HttpApi really serves, then
 //   - writes src/http/PlannedRoutes.ts: every endpoint not built yet, which the server
 //     answers with 501 NOT_IMPLEMENTED (never a fake success);
-//   - rewrites the coverage section of README.md between its markers.
+//   - rewrites the coverage section of README.md between its markers;
+//   - rewrites README.md's admin ACL section from src/admin/Acls.ts, the one table.
 // Built means: declared in the HttpApi (src/http/Api.ts) with a handler behind it.
 import { OpenApi } from "effect/http-api"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { ROUTE_ACLS } from "../src/admin/Acls.ts"
 import { Api } from "../src/http/Api.ts"
 
 const root = join(import.meta.dirname, "..")
@@ -64,12 +66,23 @@ const table = [
   "</details>"
 ].join("\n")
 
+const aclTable = [
+  "| route | ACL |",
+  "|---|---|",
+  ...[...ROUTE_ACLS].map(([route, acl]) => `| \`${route}\` | \`${acl}\` |`)
+].join("\n")
+
+/** `text` with what lies between `<!-- name:begin -->` and `<!-- name:end -->` replaced by `content`. */
+const replaceSection = (text: string, name: string, content: string) => {
+  const begin = `<!-- ${name}:begin -->`
+  const end = `<!-- ${name}:end -->`
+  const from = text.indexOf(begin)
+  const to = text.indexOf(end)
+  if (from < 0 || to < from) throw new Error(`README.md lacks the ${name} markers`)
+  return text.slice(0, from + begin.length) + "\n" + content + "\n" + text.slice(to)
+}
+
 const readmePath = join(root, "README.md")
 const readme = readFileSync(readmePath, "utf8")
-const begin = "<!-- coverage:begin -->"
-const end = "<!-- coverage:end -->"
-const from = readme.indexOf(begin)
-const to = readme.indexOf(end)
-if (from < 0 || to < from) throw new Error("README.md lacks the coverage markers")
-writeFileSync(readmePath, readme.slice(0, from + begin.length) + "\n" + table + "\n" + readme.slice(to))
+writeFileSync(readmePath, replaceSection(replaceSection(readme, "coverage", table), "acls", aclTable))
 console.log(`coverage: ${doneCount}/${spec.length} built, ${planned.length} planned (501)`)
