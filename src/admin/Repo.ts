@@ -1,4 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
 import { SqlClient } from "effect/sql"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
@@ -119,10 +121,14 @@ export class AdminRepo extends Context.Service<AdminRepo, {
         ),
         deleteKey: Effect.fn("AdminRepo.deleteKey")((id) =>
           sql`DELETE FROM admin_api_keys WHERE id = ${id} RETURNING id`.pipe(Effect.map((r) => r.length > 0), Effect.orDie)),
-        audit: Effect.fn("AdminRepo.audit")((e) =>
-          sql`INSERT INTO admin_audit_logs (id, admin_user_id, action, target_type, target_id, metadata)
-              VALUES (${snowflakes.next()}, ${e.adminId}, ${e.action}, ${e.targetType}, ${e.targetId},
-                      ${JSON.stringify(e.metadata ?? {})}::jsonb)`.pipe(Effect.asVoid, Effect.orDie)),
+        // The reason is the request's X-Audit-Log-Reason, as production takes it, so no handler passes it along.
+        audit: Effect.fn("AdminRepo.audit")(function*(e) {
+          const request = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
+          const reason = Option.isSome(request) ? decodeAuditReason(request.value.headers[AUDIT_REASON_HEADER]) : null
+          yield* sql`INSERT INTO admin_audit_logs (id, admin_user_id, action, target_type, target_id, audit_log_reason, metadata)
+              VALUES (${snowflakes.next()}, ${e.adminId}, ${e.action}, ${e.targetType}, ${e.targetId}, ${reason},
+                      ${JSON.stringify(e.metadata ?? {})}::jsonb)`
+        }, Effect.orDie),
         searchLogs
       })
     })

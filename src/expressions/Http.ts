@@ -7,22 +7,12 @@ import { Actors } from "../guilds/Actors.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
+import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
 import { MediaStore } from "../media/MediaStore.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import type { BulkFailure, GuildStickerCreateRequest } from "../model/Expressions.ts"
 import { EMOJI_IMAGES, makeUploads, STICKER_IMAGES } from "./Uploads.ts"
 import type { GuildId } from "../model/Ids.ts"
-
-/** `X-Audit-Log-Reason`, URL-encoded by clients as in Discord. */
-export const reasonOf = (request: HttpServerRequest.HttpServerRequest): string | null => {
-  const raw = request.headers["x-audit-log-reason"]
-  if (raw === undefined || raw === "") return null
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return raw
-  }
-}
 
 /** A sticker as created: absent description and tags are empty. */
 const stickerFields = (sticker: GuildStickerCreateRequest) => ({
@@ -50,7 +40,7 @@ export const ExpressionsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Ap
       guildId: GuildId,
       definition: WriteDefinition<Tag, Fields, Reply>,
       fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"]
-    ) => Effect.flatMap(CurrentUser, (me) => actors.write(guildId, definition, fields, { actorId: me.id, reason: reasonOf(request) }))
+    ) => Effect.flatMap(CurrentUser, (me) => actors.write(guildId, definition, fields, { actorId: me.id, reason: decodeAuditReason(request.headers[AUDIT_REASON_HEADER]) }))
 
     /** Stored images' failures come first, then what the guild's limits refused. */
     const withUploadFailures = <Success>(failed: ReadonlyArray<BulkFailure>) => (reply: BulkReply<Success>) => ({

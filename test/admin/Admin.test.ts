@@ -70,7 +70,10 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       const badBody = yield* api.request("POST", "/admin/api-keys", { token: admin(api.adminKey), body: { name: "", acls: "x" } })
       assert.strictEqual(badBody.status, 400)
 
-      const deleted = yield* api.request("DELETE", `/admin/api-keys/${keyId}`, { token: admin(api.adminKey) })
+      const deleted = yield* api.request("DELETE", `/admin/api-keys/${keyId}`, {
+        token: admin(api.adminKey),
+        headers: { "x-audit-log-reason": encodeURIComponent("rotated: leaked in a log") }
+      })
       assert.deepStrictEqual(deleted.body, { success: true })
       const gone = yield* api.request("GET", "/admin/gateway/stats", { token: admin(secret) })
       assert.strictEqual(gone.status, 401)
@@ -78,7 +81,10 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin API
       assert.strictEqual(again.status, 404)
 
       const logs = yield* api.request("POST", "/admin/audit-logs/search", { token: admin(api.adminKey), body: { target_id: keyId } })
-      expect(logs.body).toMatchObject({ total: 2, logs: [{ action: "api_key.delete" }, { action: "api_key.create" }] })
+      expect(logs.body).toMatchObject({
+        total: 2,
+        logs: [{ action: "api_key.delete", audit_log_reason: "rotated: leaked in a log" }, { action: "api_key.create", audit_log_reason: null }]
+      })
       const all = yield* api.request("POST", "/admin/audit-logs", { token: admin(api.adminKey), body: { limit: 1 } })
       expect(all.body).toMatchObject({ logs: [{ target_type: expect.any(String) }] })
       const badPage = yield* api.request("POST", "/admin/audit-logs", { token: admin(api.adminKey), body: { limit: 1000 } })
