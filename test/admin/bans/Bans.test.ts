@@ -138,6 +138,16 @@ layer(api, { timeout: 120_000, excludeTestServices: true })("instance bans and r
         body: { email, password: "correct horse battery", date_of_birth: "2000-01-01", consent: true }
       })
       expectError(refused, 403, "ACCESS_DENIED")
+      // Nor become an account's address (an unverified one: the change starts with its proof).
+      const mover = yield* t.register()
+      const changePath = "/users/@me/email-change"
+      const started = yield* t.request("POST", `${changePath}/start`, { token: mover.token, body: { password: "correct horse battery" } })
+      assert.strictEqual(started.status, 200, JSON.stringify(started.body))
+      const requested = yield* t.request("POST", `${changePath}/request-new`, {
+        token: mover.token,
+        body: { ticket: field(started.body, "ticket"), new_email: email, original_proof: field(started.body, "original_proof") }
+      })
+      expectError(requested, 403, "ACCESS_DENIED")
       const audited = yield* asAdmin("/admin/audit-logs/search", { target_id: email })
       expect(audited.body).toMatchObject({ logs: [{ action: "ban_email", metadata: { email } }] })
       assert.strictEqual((yield* asAdmin("/admin/bans/email/remove", { email })).status, 204)

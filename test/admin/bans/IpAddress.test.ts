@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { clientAddress, formatNetwork, networkSet, normalizeAddress, parseAddress, parseNetwork } from "../../../src/platform/IpAddress.ts"
-import { AppConfig } from "../../../src/platform/Config.ts"
+import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"
 import { ReverseDns } from "../../../src/platform/ReverseDns.ts"
 import { FakeDns } from "../../support/FakeDns.ts"
 
@@ -59,6 +59,28 @@ describe("IP addresses and ranges", () => {
     assert.isUndefined(clientAddress(undefined, "198.51.100.1", trusted))
     assert.strictEqual(normalizeAddress("::ffff:127.0.0.1"), "127.0.0.1")
   })
+})
+
+describe("TRUSTED_PROXIES and DNS_SERVER", () => {
+  const read = (env: Record<string, string>) => settingsConfig.parse(ConfigProvider.fromUnknown(env))
+
+  it.effect("are read at start, and a wrong value stops it with a message naming the setting", () =>
+    Effect.gen(function*() {
+      const good = yield* read({ TRUSTED_PROXIES: "10.0.0.0/8, ::1 ,192.168.1.1", DNS_SERVER: "[::1]:5353" })
+      assert.deepStrictEqual(good.trustedProxies.map(formatNetwork), ["10.0.0.0/8", "::1", "192.168.1.1"])
+      assert.deepStrictEqual(good.dnsServer, Option.some("[::1]:5353"))
+      const unset = yield* read({})
+      assert.deepStrictEqual(unset.trustedProxies, [])
+      assert.isTrue(Option.isNone(unset.dnsServer))
+      for (const server of ["127.0.0.1", "127.0.0.1:53", "::1"]) assert.isTrue(Option.isSome((yield* read({ DNS_SERVER: server })).dnsServer))
+
+      const badProxy = yield* Effect.flip(read({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" }))
+      assert.include(String(badProxy), "TRUSTED_PROXIES: proxy.internal is not an IP address or CIDR range")
+      for (const server of ["dns.example.com", "1.2.3.4:99999", "1.2.3.4:"]) {
+        const badDns = yield* Effect.flip(read({ DNS_SERVER: server }))
+        assert.include(String(badDns), "DNS_SERVER")
+      }
+    }))
 })
 
 const dns = FakeDns.layer({ "192.0.2.10": "ten.example.test", "2001:db8::10": "six.example.test" })
