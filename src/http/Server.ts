@@ -34,7 +34,8 @@ const isAdmin = (url: string) => url === "/admin" || url.startsWith("/admin/") |
  * Runs around every request, routed or not: serves `/v1/...` as `/...`,
  * puts the client's address in `remoteAddress` (the socket's, or behind
  * TRUSTED_PROXIES the forwarded one: `clientAddress`; everything after reads
- * it there), refuses a banned address (403 IP_BANNED), answers CORS preflights and marks answers for browser pages of allowed origins,
+ * it there), refuses a banned address (403 IP_BANNED), answers CORS
+ * preflights and marks answers for browser pages of allowed origins,
  * caps the body size, tags the response with a request id and the headers of
  * every answer (security, Vary), and turns everything that escaped into the error object.
  */

@@ -151,7 +151,10 @@ export const networkSet = (networks: Iterable<Network>): NetworkSet => {
  * walk at the last trusted hop. Canonical text, or undefined without a peer.
  */
 export const clientAddress = (peer: string | undefined, forwardedFor: string | undefined, trusted: NetworkSet): string | undefined => {
-  const socket = peer === undefined ? undefined : parseAddress(peer)
+  if (peer === undefined) return undefined
+  // The common case, on every request: an IPv4 socket's address is already canonical.
+  if ((forwardedFor === undefined || trusted.size === 0) && isIPv4(peer)) return peer
+  const socket = parseAddress(peer)
   if (socket === undefined) return undefined
   let client = socket
   if (forwardedFor !== undefined && trusted.size > 0 && trusted.holds(socket)) {
