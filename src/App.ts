@@ -11,6 +11,9 @@ import { UserEvents } from "../shards/UserEvents.ts"
 import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
+import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { IpBanList } from "./admin/bans/IpBanList.ts"
+import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminRepo } from "./admin/Repo.ts"
 import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
@@ -130,6 +133,7 @@ const handlersLayer = Layer.mergeAll(
   ApplicationsHttp,
   OAuth2Http,
   AdminHttp,
+  AdminBansHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
@@ -139,6 +143,7 @@ const sharedServices = Layer.mergeAll(
   Passwords.layer,
   Sessions.layer,
   AdminRepo.layer,
+  BansRepo.layer,
   GuildRepo.layer,
   OneTimeTokens.layer,
   Mailer.layer,
@@ -182,8 +187,8 @@ export const apiLayer = (settings: Settings) => {
       Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerRedis("api", true))),
       Layer.provideMerge(clientSharding(settings)),
       // Logins, relationships and user changes are told to users' sessions (UserEvents.ts);
-      // ended sessions to every API process's cache (SessionCache.ts).
-      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis)),
+      // ended sessions to every API process's cache (SessionCache.ts), changed IP bans to every one's list.
+      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis)),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer)
     )
@@ -193,7 +198,7 @@ export const apiLayer = (settings: Settings) => {
     Layer.provideMerge(gatewayLocal),
     Layer.provideMerge(requestServices),
     Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerLocal("embedded"))),
-    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal)),
+    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal, IpBanList.layerLocal)),
     Layer.provideMerge(embeddedActorsLayer(settings))
   )
 }

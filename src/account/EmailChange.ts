@@ -20,6 +20,8 @@ import {
 } from "./Codes.ts"
 import { makeEmailedCodeTickets } from "./EmailedCodeTickets.ts"
 import { emailChangeNewMail, emailChangeOriginalMail } from "./Mails.ts"
+import { emailBanned } from "../admin/bans/Refusals.ts"
+import { BansRepo } from "../admin/bans/Repo.ts"
 
 /** How long the `email_token` of a completed change can be shown back (PATCH /users/@me). */
 const EMAIL_TOKEN_TTL = "30 minutes"
@@ -58,7 +60,7 @@ export interface RequestNewResult {
   readonly resend_available_at: string | null
 }
 
-type Failure = BadRequest | TooManyRequests
+type Failure = BadRequest | TooManyRequests | Forbidden
 
 const mustHaveEmail = () => invalidField("email", "MUST_HAVE_EMAIL_TO_CHANGE_IT", "The account has no email address to change")
 const originalFirst = () =>
@@ -91,7 +93,7 @@ export class EmailChange extends Context.Service<EmailChange, {
   readonly verifyOriginal: (userId: string, ticket: string, code: string) => Effect.Effect<{ original_proof: string }, BadRequest>
   readonly requestNew: (userId: string, ticket: string, newEmail: string, originalProof: string) => Effect.Effect<RequestNewResult, Failure>
   readonly resendNew: (userId: string, ticket: string) => Effect.Effect<void, Failure>
-  readonly verifyNew: (userId: string, ticket: string, code: string, originalProof: string) => Effect.Effect<{ email_token: string }, BadRequest>
+  readonly verifyNew: (userId: string, ticket: string, code: string, originalProof: string) => Effect.Effect<{ email_token: string }, BadRequest | Forbidden>
   readonly bouncedRequestNew: (userId: string, newEmail: string) => Effect.Effect<RequestNewResult, Failure | Forbidden | Unauthorized>
   readonly bouncedResendNew: (userId: string, ticket: string) => Effect.Effect<void, Failure | Forbidden | Unauthorized>
   readonly bouncedVerifyNew: (userId: string, ticket: string, code: string) => Effect.Effect<void, BadRequest | Forbidden | Unauthorized>
@@ -106,6 +108,7 @@ export class EmailChange extends Context.Service<EmailChange, {
       const tokens = yield* OneTimeTokens
       const config = yield* AppConfig
       const tickets = yield* makeEmailedCodeTickets<TicketRow>("email_change_tickets")
+      const bans = yield* BansRepo
       /** The login slice's email-revert link, mailed to the address a change replaced. */
       const sendRevert = (userId: string, oldEmail: string) =>
         EmailRevert.issue(userId, oldEmail).pipe(
@@ -149,6 +152,7 @@ export class EmailChange extends Context.Service<EmailChange, {
           if (row.original_email !== null && newEmail.toLowerCase() === row.original_email.toLowerCase()) {
             return yield* invalidField("new_email", "NEW_EMAIL_MUST_BE_DIFFERENT", "The new email address must differ from the current one")
           }
+          if (yield* bans.emailBanned(newEmail)) return yield* emailBanned()
           const owner = yield* sql<{ id: string }>`SELECT id FROM users WHERE lower(email) = lower(${newEmail})`.pipe(Effect.orDie)
           if (owner.some((u) => String(u.id) !== userId)) return yield* emailInUse()
           const wait = cooldownLeft(row.new_sent_at)
@@ -174,6 +178,8 @@ export class EmailChange extends Context.Service<EmailChange, {
         Effect.gen(function*() {
           const newEmail = row.new_email
           if (newEmail === null) return yield* noNewEmail()
+          // Banned since its code was sent.
+          if (yield* bans.emailBanned(newEmail)) return yield* emailBanned()
           yield* tickets.checkTypedCode(hash, { hash: row.new_code_hash, expiresAt: row.new_code_expires_at }, code)
           yield* tickets.complete(
             hash,

@@ -2,6 +2,8 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../http/Api.ts"
+import { emailBanned } from "../admin/bans/Refusals.ts"
+import { BansRepo } from "../admin/bans/Repo.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, type FieldError, Forbidden } from "../model/Errors.ts"
@@ -81,6 +83,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     const ipAuthorizations = yield* IpAuthorizations
     const recovery = yield* Recovery
     const updates = yield* UserUpdates
+    const bans = yield* BansRepo
 
     const discriminatorFor = (username: string) => Effect.map(users.takenDiscriminators(username), freeDiscriminator)
 
@@ -91,6 +94,7 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
           if (problems.length > 0) return yield* invalid(problems)
           const email = payload.email ?? ""
           const password = payload.password ?? ""
+          if (yield* bans.emailBanned(email)) return yield* emailBanned()
           if (yield* users.emailTaken(email)) {
             return yield* invalid([{ path: "email", code: "EMAIL_ALREADY_IN_USE", message: "Email is already registered" }])
           }
@@ -99,7 +103,9 @@ const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
           if (discriminator === undefined) {
             return yield* invalid([{ path: "username", code: "TAG_ALREADY_TAKEN", message: "Too many users have this username" }])
           }
-          const id = snowflakes.next()
+          // An operator's reservation gives this email's account its id, unless an account has it already.
+          const reserved = yield* bans.reservedId(email)
+          const id = reserved !== undefined && (yield* users.findById(reserved)) === undefined ? reserved : snowflakes.next()
           const inserted = yield* users.insert({
             id,
             username,

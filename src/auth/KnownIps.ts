@@ -1,8 +1,13 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
+import { normalizeAddress } from "../platform/IpAddress.ts"
 
-/** One spelling per address: an IPv4 client on a dual-stack socket shows as `::ffff:1.2.3.4`. */
-export const normalizeIp = (ip: string): string => (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) ? ip.slice(7) : ip)
+/**
+ * One spelling per address (an IPv4 client on a dual-stack socket shows as
+ * `::ffff:1.2.3.4`). The server already gives the client's address so spelled;
+ * rows written before it did may not be.
+ */
+export const normalizeIp = (ip: string): string => normalizeAddress(ip) ?? ip
 
 /**
  * The addresses a user has logged in from (table user_known_ips). A password

@@ -28,6 +28,9 @@ export const fieldErrors = (error: Schema.SchemaError, kind: string): Array<Fiel
 export const invalidFormBody = (errors: ReadonlyArray<FieldError>) =>
   errorBody(400, "INVALID_FORM_BODY", "Invalid form body", { errors })
 
+/** A request from a banned address (src/admin/bans), refused before routing. */
+export const ipBanned = () => errorBody(403, "IP_BANNED", "Your IP address has been banned")
+
 export const notFound = () => errorBody(404, "GENERAL_ERROR", "404: Not Found")
 
 const unparsableMultipart = () =>

@@ -1,13 +1,15 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Context, Effect, Layer } from "effect"
+import { ByteSize, Context, Effect, Layer, Option } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
 import { AppConfig, type Settings } from "../platform/Config.ts"
+import { clientAddress, networkSet } from "../platform/IpAddress.ts"
+import { IpBanList } from "../admin/bans/IpBanList.ts"
 import { Api } from "./Api.ts"
-import { toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
+import { ipBanned, toErrorResponse, unsupportedMediaType } from "./ErrorResponses.ts"
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
 import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
 import { refuseUnstorableInput } from "./StorableInput.ts"
@@ -22,13 +24,24 @@ let requestCounter = 0
 const isVersioned = (url: string) => url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?")
 
 /**
+ * The operators' routes stay open to a banned address, so that an operator
+ * who banned a range they stand in can lift it; they need an operator's
+ * credentials anyway.
+ */
+const isAdmin = (url: string) => url === "/admin" || url.startsWith("/admin/") || url.startsWith("/admin?")
+
+/**
  * Runs around every request, routed or not: serves `/v1/...` as `/...`,
- * answers CORS preflights and marks answers for browser pages of allowed origins,
+ * puts the client's address in `remoteAddress` (the socket's, or behind
+ * TRUSTED_PROXIES the forwarded one: `clientAddress`; everything after reads
+ * it there), refuses a banned address (403 IP_BANNED), answers CORS
+ * preflights and marks answers for browser pages of allowed origins,
  * caps the body size, tags the response with a request id and the headers of
  * every answer (security, Vary), and turns everything that escaped into the error object.
  */
-const requestMiddleware = (settings: Settings) => {
+const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => {
   const { logRequests } = settings
+  const trusted = networkSet(settings.trustedProxies)
   const cors = corsFor(settings)
   const everyAnswerHeaders = everyAnswerHeadersFor(settings)
   return HttpRouter.middleware<{ handles: unknown }>()((httpEffect): Effect.Effect<
@@ -39,11 +52,20 @@ const requestMiddleware = (settings: Settings) => {
     // Combinators rather than a generator: this runs on every request.
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
+      const peer = Option.getOrUndefined(request.remoteAddress)
+      const client = clientAddress(peer, trusted.size > 0 ? request.headers["x-forwarded-for"] : undefined, trusted)
+      const url = isVersioned(request.url) ? request.url.slice(3) || "/" : request.url
+      const seen = url === request.url && client === peer
+        ? request
+        : request.modify({ url, remoteAddress: Option.fromNullishOr(client), peerAddress: request.remoteAddress })
+      const refused = client !== undefined && !isAdmin(url) && ipBans.banned(client)
       const routed = cors(
         request,
-        isVersioned(request.url)
-          ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: request.url.slice(3) || "/" }))
-          : httpEffect
+        refused
+          ? Effect.succeed(ipBanned())
+          : seen === request
+          ? httpEffect
+          : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, seen)
       )
       // GET and HEAD routes read no body; not adding the cap spares a copy of the context.
       const capped = request.method === "GET" || request.method === "HEAD"
@@ -74,12 +96,12 @@ type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<s
  * the API's routes also behind the refusal of text that cannot be stored.
  * The handlers are given to the API's router alone: requests never look them up.
  */
-const routes = (settings: Settings, handlers: Context.Context<Handlers>) =>
+const routes = (settings: Settings, ipBans: IpBanList["Service"], handlers: Context.Context<Handlers>) =>
   Layer.mergeAll(
     apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), refuseUnstorableInput(Api)])),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
-    requestMiddleware(settings)
+    requestMiddleware(settings, ipBans)
   )
 
 /**
@@ -87,8 +109,8 @@ const routes = (settings: Settings, handlers: Context.Context<Handlers>) =>
  * Path parameters may be up to 2048 characters (the router's default is 100): a WebAuthn
  * credential id, named in the path, is up to 1023 bytes (1364 in base64url).
  */
-const server = (settings: Settings, handlers: Context.Context<Handlers>) =>
-  HttpRouter.serve(routes(settings, handlers), {
+const server = (settings: Settings, ipBans: IpBanList["Service"], handlers: Context.Context<Handlers>) =>
+  HttpRouter.serve(routes(settings, ipBans, handlers), {
     disableLogger: true,
     routerConfig: { ignoreTrailingSlash: false, maxParamLength: 2048 }
   }).pipe(Layer.provide(NodeHttpServer.layer(createServer, {
@@ -101,12 +123,16 @@ const server = (settings: Settings, handlers: Context.Context<Handlers>) =>
  * Serves the handlers. Every request's fiber starts from the context the server
  * was built in, and Effect copies that context whenever a request adds to it.
  * So the server is built from nothing of the application: the handlers took
- * their services when they were built (LeanGroups.ts), and only the router sees them.
+ * their services when they were built (LeanGroups.ts), and only the router sees them;
+ * the request middleware holds the list of banned addresses the same way.
  */
 export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
-  Layer.unwrap(Effect.map(AppConfig, (settings) =>
-    Layer.fromBuild((memoMap, scope) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const settings = yield* AppConfig
+    const ipBans = yield* IpBanList
+    return Layer.fromBuild((memoMap, scope) =>
       Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
-        Layer.buildWithMemoMap(server(settings, built), memoMap, scope).pipe(
+        Layer.buildWithMemoMap(server(settings, ipBans, built), memoMap, scope).pipe(
           Effect.updateContext((_: Context.Context<R>) => Context.empty())
-        )))))
+        )))
+  }))

@@ -1,7 +1,9 @@
 import { Context, Effect, Layer } from "effect"
 import { OneTimeTokens } from "../auth/OneTimeTokens.ts"
 import { UserActors } from "../guilds/UserActors.ts"
-import { BadRequest, invalidField, TooManyRequests, Unavailable } from "../model/Errors.ts"
+import { BadRequest, type Forbidden, invalidField, TooManyRequests, Unavailable } from "../model/Errors.ts"
+import { phoneBanned } from "../admin/bans/Refusals.ts"
+import { BansRepo } from "../admin/bans/Repo.ts"
 import { newSmsCode, normalizeSixDigits } from "../mfa/Codes.ts"
 import { tokenHash } from "../platform/Crypto.ts"
 import { Sms } from "../sms/Sms.ts"
@@ -31,9 +33,9 @@ const badToken = () =>
  * own views: after `add` and `remove` the user's actor reads them again.
  */
 export class PhoneNumbers extends Context.Service<PhoneNumbers, {
-  readonly send: (userId: string, phone: string) => Effect.Effect<void, BadRequest | TooManyRequests | Unavailable>
+  readonly send: (userId: string, phone: string) => Effect.Effect<void, BadRequest | Forbidden | TooManyRequests | Unavailable>
   readonly verify: (userId: string, phone: string, code: string) => Effect.Effect<string, BadRequest>
-  readonly add: (userId: string, phoneToken: string) => Effect.Effect<void, BadRequest | Unavailable>
+  readonly add: (userId: string, phoneToken: string) => Effect.Effect<void, BadRequest | Forbidden | Unavailable>
   /** Takes the number off the account; SMS two-factor codes stop with it. */
   readonly remove: (userId: string) => Effect.Effect<void, Unavailable>
 }>()("guildhall/PhoneNumbers") {
@@ -44,8 +46,11 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
       const sms = yield* Sms
       const tokens = yield* OneTimeTokens
       const userActors = yield* UserActors
+      const bans = yield* BansRepo
 
       const send = Effect.fn("PhoneNumbers.send")(function*(userId: string, phone: string) {
+        // A banned number is told before anything is texted to it.
+        if (yield* bans.phoneBanned(phone)) return yield* phoneBanned()
         if ((yield* repo.otherOwner(userId, phone)) !== undefined) return yield* phoneTaken()
         const code = newSmsCode()
         const stored = yield* repo.storeCode(userId, phone, tokenHash(code), CODE_LIFETIME_SECONDS, RESEND_SECONDS)
@@ -79,6 +84,7 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
         const redeemed = yield* tokens.redeem("phone_verification", phoneToken)
         const phone = redeemed?.data.phone
         if (redeemed?.userId !== userId || typeof phone !== "string") return yield* badToken()
+        if (yield* bans.phoneBanned(phone)) return yield* phoneBanned()
         if (!(yield* repo.attach(userId, phone))) return yield* phoneTaken()
         yield* refreshAccount(userActors, userId)
       })

@@ -1,4 +1,6 @@
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
+import { isIPv4, isIPv6 } from "node:net"
+import { type Network, parseNetwork } from "./IpAddress.ts"
 
 /**
  * Every setting of a Guildhall process, read once at start-up through
@@ -71,6 +73,10 @@ export interface Settings {
   readonly gatewayHeartbeatMillis: number
   /** Bytes a gateway connection may have waiting to be sent before it is closed as too slow (4000, resumable). */
   readonly gatewayOutboundLimitBytes: number
+  /** Proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges); empty: the socket's address is the client's. */
+  readonly trustedProxies: ReadonlyArray<Network>
+  /** The DNS server reverse lookups ask (`host` or `host:port`, an IP address); absent: the system's resolvers. */
+  readonly dnsServer: Option.Option<string>
 }
 
 /** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
@@ -159,6 +165,37 @@ const corsOriginsConfig: Config.Config<ReadonlyArray<string>> = Config.all({
   return Effect.succeed(entries.map((entry) => originOf(entry) ?? entry))
 }))
 
+/** TRUSTED_PROXIES: comma-separated addresses and CIDR ranges; one that is neither stops the start. */
+const trustedProxiesConfig: Config.Config<ReadonlyArray<Network>> = Config.String("TRUSTED_PROXIES").pipe(
+  Config.withDefault(""),
+  Config.mapEffect((listed) => {
+    const entries = listed.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0)
+    const wrong = entries.filter((entry) => parseNetwork(entry) === undefined)
+    if (wrong.length > 0) {
+      return Effect.fail(invalidSetting(`TRUSTED_PROXIES: ${wrong.join(", ")} is not an IP address or CIDR range`))
+    }
+    return Effect.succeed(entries.flatMap((entry) => parseNetwork(entry) ?? []))
+  })
+)
+
+/** An IP address with an optional port, as node:dns takes a server: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+const isDnsServer = (text: string): boolean => {
+  const port = (p: string | undefined) => p === undefined || (/^\d{1,5}$/.test(p) && Number(p) > 0 && Number(p) < 65536)
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text)
+  if (bracketed !== null) return isIPv6(bracketed[1] ?? "") && port(bracketed[2])
+  if (isIPv6(text)) return true
+  const [host = "", p, ...more] = text.split(":")
+  return more.length === 0 && isIPv4(host) && port(p)
+}
+
+const dnsServerConfig = Config.String("DNS_SERVER").pipe(
+  Config.mapEffect((server) =>
+    isDnsServer(server.trim())
+      ? Effect.succeed(server.trim())
+      : Effect.fail(invalidSetting(`DNS_SERVER: ${server} is not an IP address with an optional port (1.2.3.4:53, [::1]:53)`))),
+  Config.option
+)
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -198,7 +235,9 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   mediaS3: mediaS3Config,
   gatewayUrl: Config.URL("GATEWAY_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.option),
   gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250),
-  gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024)
+  gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024),
+  trustedProxies: trustedProxiesConfig,
+  dnsServer: dnsServerConfig
 })
 
 const checked = (settings: Settings) =>

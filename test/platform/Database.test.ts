@@ -46,7 +46,9 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   mediaS3: Option.none(),
   gatewayUrl: Option.none(),
   gatewayHeartbeatMillis: 41_250,
-  gatewayOutboundLimitBytes: 8 * 1024 * 1024
+  gatewayOutboundLimitBytes: 8 * 1024 * 1024,
+  trustedProxies: [],
+  dnsServer: Option.none()
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */
