@@ -1,5 +1,6 @@
 import { Layer } from "effect"
+import { AdminUserLookup } from "./users/LookupRepo.ts"
 import { AdminUserViews } from "./users/View.ts"
 
 /** The services the admin handlers need beyond the shared ones of src/App.ts. */
-export const services = Layer.mergeAll(AdminUserViews.layer)
+export const services = Layer.mergeAll(AdminUserViews.layer, AdminUserLookup.layer)
