@@ -88,6 +88,12 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       const verified = yield* post("/verify", { phone, code: yield* textedCode(phone) })
       const added = yield* post("", { phone_token: field(verified.body, "phone_token"), password: PASSWORD })
       assert.strictEqual(added.status, 204, JSON.stringify(added.body))
+      // Operators find the account by its number.
+      const admin = `Admin ${api.adminKey}`
+      const found = yield* api.request("POST", "/admin/users/lookup", { token: admin, body: { query: phone } })
+      expect(found.body).toMatchObject({ users: [{ id: me.userId, phone }] })
+      const searched = yield* api.request("POST", "/admin/users/search", { token: admin, body: { query: phone } })
+      expect(searched.body).toMatchObject({ users: [{ id: me.userId }], total: 1 })
       const removed = yield* api.request("DELETE", "/users/@me/phone", { token: me.token, body: { password: PASSWORD } })
       assert.strictEqual(removed.status, 204, JSON.stringify(removed.body))
 
