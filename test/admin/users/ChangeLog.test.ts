@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { setAcls } from "../../support/Acls.ts"
 import { expectError, field, TestApi } from "../../support/Api.ts"
+import { TestMail } from "../../support/Mail.ts"
 import { newPhone, textedCode } from "../../support/SmsProvider.ts"
 
 const PASSWORD = "correct horse battery"
@@ -101,6 +102,28 @@ layer(TestApi.layerWithOutside(), { timeout: 120_000, excludeTestServices: true 
       expect(log.entries).toMatchObject([
         { field: "phone", old_value: phone, new_value: null, reason: "user_requested", actor_user_id: me.userId },
         { field: "phone", old_value: null, new_value: phone, reason: "user_requested", actor_user_id: me.userId }
+      ])
+    }))
+
+  it.effect("an email changed through its own flow is logged", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const mail = yield* TestMail
+      const me = yield* api.register()
+      const newEmail = `n${randomUUID().slice(0, 8)}@example.org`
+      const post = (path: string, body: unknown) => api.request("POST", `/users/@me/email-change${path}`, { token: me.token, body })
+      const started = yield* post("/start", { password: PASSWORD })
+      const ticket = field(started.body, "ticket")
+      const proof = field(started.body, "original_proof")
+      assert.strictEqual((yield* post("/request-new", { ticket, new_email: newEmail, original_proof: proof })).status, 200)
+      const sent = yield* mail.next(newEmail, /Confirm your new email address/)
+      const code = /\b([A-Z2-9]{4}-[A-Z2-9]{4})\b/.exec(sent.text)?.[1] ?? ""
+      const done = yield* post("/verify-new", { ticket, code, original_proof: proof })
+      assert.strictEqual(done.status, 200, JSON.stringify(done.body))
+
+      const log = yield* page({ user_id: me.userId })
+      expect(log.entries).toMatchObject([
+        { field: "email", old_value: me.email, new_value: newEmail, reason: "user_requested", actor_user_id: me.userId }
       ])
     }))
 
