@@ -91,6 +91,7 @@ export const AdminUserDmChannel = Schema.Struct({
 })
 export type AdminUserDmChannel = typeof AdminUserDmChannel.Type
 
+/** `with_counts` is taken as production's clients send it; the member count is always given (it is a required field). */
 export const ListUserGuildsRequest = Schema.Struct({ ...pageFields, with_counts: Schema.optional(Schema.Boolean) })
 export type ListUserGuildsRequest = typeof ListUserGuildsRequest.Type
 
