@@ -14,6 +14,7 @@ import { AdminHttp } from "./admin/Http.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
+import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
 import { AdminRepo } from "./admin/Repo.ts"
 import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
@@ -134,6 +135,7 @@ const handlersLayer = Layer.mergeAll(
   OAuth2Http,
   AdminHttp,
   AdminBansHttp,
+  AdminUserLookupHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

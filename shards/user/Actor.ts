@@ -7,6 +7,7 @@ import { answerRead, loadedState, publishAll } from "../actors/Mailbox.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
+import { accountChanges, withChangeLog } from "./ChangeLog.ts"
 import type { Executed, UserContext, UserError } from "./Definitions.ts"
 import { privateView, privateViewJson } from "./operations/Account.ts"
 import { readOf, writeOf } from "./operations/index.ts"
@@ -49,7 +50,10 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           Effect.andThen(Effect.sync(() => track(next)), Effect.forEach(writes, ({ decision }) => publish(decision.events), { discard: true })),
         lock
       })
-      localWrite = writeBatched
+      /** Every write, whichever way it came, logs what it changed of the account's identity in its own transaction. */
+      const writeLogged: typeof writeBatched = (write, delivery) =>
+        writeBatched(write, { ...delivery, decide: (s, context) => Effect.map(delivery.decide(s, context), (d) => withChangeLog(s, d, context)) })
+      localWrite = writeLogged
 
       /** Changes the guild list under the write lock, so a batch never publishes over it. */
       const withGuilds = (change: (guilds: Set<GuildId>) => void) =>
@@ -67,7 +71,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           const definition = writeOf(payload.command._tag)
           if (definition === undefined) return Effect.die(new Error(`no user write ${payload.command._tag}`))
           const write = { operationId: payload.operationId, actorId: payload.actorId, reason: null, now: payload.now }
-          return writeBatched(write, { fresh: false, decide: (s, context) => definition.execute(s, payload.command, context) }).pipe(
+          return writeLogged(write, { fresh: false, decide: (s, context) => definition.execute(s, payload.command, context) }).pipe(
             Effect.catchTag("ActorStopped", () => Effect.interrupt),
             Rpc.fork
           )
@@ -75,7 +79,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
 
         Read: ({ payload }) => answerRead("user", readOf, existing)(payload).pipe(Rpc.fork),
 
-        Refresh: () =>
+        Refresh: ({ payload }) =>
           lock.withPermits(1)(Effect.gen(function*() {
             // An actor that was not loaded reads everything now: its account is as fresh as it gets.
             const loadedBefore = isLoaded()
@@ -86,6 +90,8 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
                 track(undefined)
                 return yield* unknown("USER")
               }
+              // The flow committed already: its change is logged after it, in a statement of its own.
+              yield* repo.logChanges(userId, payload.actorId ?? userId, accountChanges(next.account, facts.account))
               next = { ...next, ...facts }
               track(next)
             }

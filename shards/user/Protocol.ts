@@ -39,7 +39,12 @@ export const Read = readMessage(ReadQuery)
  * phone, an operator): the actor reads it again, its sessions hear
  * USER_UPDATE, and the answer is the private user's JSON.
  */
-export const Refresh = Rpc.make("Refresh", { success: Schema.String, error: UserErrors })
+export const Refresh = Rpc.make("Refresh", {
+  // Who changed the account, for its change log (ChangeLog.ts): the user when absent.
+  payload: { actorId: Schema.optional(Schema.String) },
+  success: Schema.String,
+  error: UserErrors
+})
 
 /** Guild actors tell the user's actor when the user joins a guild or leaves it. */
 export const Joined = Rpc.make("Joined", { payload: { guildId: CarriedId.GuildId } })

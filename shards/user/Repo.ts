@@ -7,6 +7,7 @@ import { isoTimestamp } from "../../src/platform/Timestamps.ts"
 import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
+import { type AccountChange, logChanges } from "./ChangeLog.ts"
 import { loadRelationships } from "./RelationshipRows.ts"
 import { loadLists } from "./ListsRepo.ts"
 import type { UserState } from "./State.ts"
@@ -70,6 +71,8 @@ export class UserRepo extends Context.Service<UserRepo, {
   readonly operationResults: (operationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, unknown>>
   /** Writes' statements and operation records, in order, in one transaction. */
   readonly commitWrites: (userId: string, writes: ReadonlyArray<DecidedWrite<Executed>>) => Effect.Effect<void, SqlError.SqlError>
+  /** Logs changes a flow outside the actor made (Refresh); a failure is logged, never raised: the change stands. */
+  readonly logChanges: (userId: string, actorId: string, changes: ReadonlyArray<AccountChange>) => Effect.Effect<void>
 }>()("guildhall/UserRepo") {
   static readonly layer = Layer.effect(
     UserRepo,
@@ -119,7 +122,12 @@ export class UserRepo extends Context.Service<UserRepo, {
         load,
         account,
         operationResults: Effect.fn("UserRepo.operationResults")((ids) => operationResults(sql, ids)),
-        commitWrites
+        commitWrites,
+        logChanges: Effect.fn("UserRepo.logChanges")((userId, actorId, changes) =>
+          logChanges(userId, actorId, changes, new Date()).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql),
+            Effect.catchCause((cause) => Effect.logWarning("the account change log missed a change", userId, cause))
+          ))
       })
     })
   )

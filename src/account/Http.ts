@@ -5,6 +5,8 @@ import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
+import { UserActors } from "../guilds/UserActors.ts"
+import { holdAccount } from "../users/AccountRefresh.ts"
 import { UserUpdates } from "../users/Updates.ts"
 import { EmailChange } from "./EmailChange.ts"
 import { PasswordChange } from "./PasswordChange.ts"
@@ -15,6 +17,7 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
     const passwordChange = yield* PasswordChange
     const sudo = yield* Sudo
     const updates = yield* UserUpdates
+    const userActors = yield* UserActors
 
     return handlers
       // Changing the address the account is recovered through is sensitive: it needs sudo mode.
@@ -35,7 +38,8 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
         Effect.flatMap(CurrentUser, (me) => emailChange.resendNew(me.id, payload.ticket)))
       .handle("emailChangeVerifyNew", ({ payload }) =>
         Effect.flatMap(CurrentUser, (me) =>
-          emailChange.verifyNew(me.id, payload.ticket, payload.code, payload.original_proof).pipe(
+          holdAccount(userActors, me.id).pipe(
+            Effect.andThen(emailChange.verifyNew(me.id, payload.ticket, payload.code, payload.original_proof)),
             Effect.tap(() => updates.announce(me.id))
           )))
       .handle("emailChangeBouncedRequestNew", ({ payload }) =>
@@ -49,6 +53,7 @@ const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
       .handle("emailChangeBouncedVerifyNew", ({ payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          yield* holdAccount(userActors, me.id)
           yield* emailChange.bouncedVerifyNew(me.id, payload.ticket, payload.code)
           // The user's actor reads the new address; its private user is the answer.
           return yield* updates.announce(me.id)

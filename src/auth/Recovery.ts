@@ -5,7 +5,7 @@ import type { AppConfig } from "../platform/Config.ts"
 import { BadRequest, type FieldError, invalidField, type Unavailable } from "../model/Errors.ts"
 import { UserActors } from "../guilds/UserActors.ts"
 import type { Mailer } from "../mail/Mailer.ts"
-import { refreshAccount } from "../users/AccountRefresh.ts"
+import { holdAccount, refreshAccount } from "../users/AccountRefresh.ts"
 import { UsersRepo } from "../users/Repo.ts"
 import { emailOf, sendPasswordReset, sendVerification } from "./EmailTokens.ts"
 import { OneTimeTokens } from "./OneTimeTokens.ts"
@@ -53,6 +53,7 @@ export class Recovery extends Context.Service<Recovery, {
       const takeOver = (userId: string, password: string, email: string | undefined) =>
         Effect.gen(function*() {
           const hash = yield* passwords.hash(password)
+          if (email !== undefined) yield* holdAccount(userActors, userId)
           const rows = yield* sql`
             UPDATE users SET password_hash = ${hash}, password_changed_at = now(),
                              email = COALESCE(${email ?? null}, email),

@@ -46,8 +46,11 @@ export class UserActors extends Context.Service<UserActors, {
     definition: ReadDefinition<Tag, F, Reply>,
     fields: Fields<Tag, F>
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, UserError | Unavailable>
-  /** After a flow changed the account in Postgres: the actor reads it again and tells the user's sessions (USER_UPDATE). */
-  readonly refresh: (userId: string) => Effect.Effect<UserPrivateResponse, UserError | Unavailable>
+  /**
+   * After a flow changed the account in Postgres: the actor reads it again and tells the user's sessions (USER_UPDATE).
+   * `actorId`: who changed it, for the account's change log (the user when absent).
+   */
+  readonly refresh: (userId: string, actorId?: string) => Effect.Effect<UserPrivateResponse, UserError | Unavailable>
 }>()("guildhall/UserActors") {
   static readonly layer = Layer.effect(
     UserActors,
@@ -104,7 +107,8 @@ export class UserActors extends Context.Service<UserActors, {
             : definition.run(here.state, definition.query.make(fields), userId)
         },
         readAsResponse: (userId, definition, fields) => Effect.map(readJson(userId, definition, fields), jsonResponse),
-        refresh: (userId) => Effect.flatMap(bounded(client(userId).Refresh()), (json) => decodeReply(getAccount.reply, json))
+        refresh: (userId, actorId) =>
+          Effect.flatMap(bounded(client(userId).Refresh(actorId === undefined ? {} : { actorId })), (json) => decodeReply(getAccount.reply, json))
       })
     })
   )

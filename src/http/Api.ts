@@ -3,6 +3,7 @@ import { AccountApi } from "../account/Api.ts"
 import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
+import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AuthApi } from "../auth/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
 import { GuildManagementApi } from "../guilds/management/Api.ts"
@@ -85,5 +86,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(OAuth2TokensApi)
   .add(AdminApi)
   .add(AdminBansApi)
+  .add(AdminUserLookupApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -7,7 +7,7 @@ import { BansRepo } from "../admin/bans/Repo.ts"
 import { newSmsCode, normalizeSixDigits } from "../mfa/Codes.ts"
 import { tokenHash } from "../platform/Crypto.ts"
 import { Sms } from "../sms/Sms.ts"
-import { refreshAccount } from "../users/AccountRefresh.ts"
+import { holdAccount, refreshAccount } from "../users/AccountRefresh.ts"
 import { PhoneRepo } from "./Repo.ts"
 
 const CODE_LIFETIME_SECONDS = 10 * 60
@@ -85,6 +85,7 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
         const phone = redeemed?.data.phone
         if (redeemed?.userId !== userId || typeof phone !== "string") return yield* badToken()
         if (yield* bans.phoneBanned(phone)) return yield* phoneBanned()
+        yield* holdAccount(userActors, userId)
         if (!(yield* repo.attach(userId, phone))) return yield* phoneTaken()
         yield* refreshAccount(userActors, userId)
       })
@@ -93,7 +94,7 @@ export class PhoneNumbers extends Context.Service<PhoneNumbers, {
         send,
         verify,
         add,
-        remove: Effect.fn("PhoneNumbers.remove")((userId) => Effect.andThen(repo.detach(userId), refreshAccount(userActors, userId)))
+        remove: Effect.fn("PhoneNumbers.remove")((userId) => holdAccount(userActors, userId).pipe(Effect.andThen(repo.detach(userId)), Effect.andThen(refreshAccount(userActors, userId))))
       })
     })
   )
