@@ -11,6 +11,7 @@ import { UserEvents } from "../shards/UserEvents.ts"
 import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
+import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
 import { AdminRepo } from "./admin/Repo.ts"
 import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
@@ -130,6 +131,7 @@ const handlersLayer = Layer.mergeAll(
   ApplicationsHttp,
   OAuth2Http,
   AdminHttp,
+  AdminUserProfileHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
