@@ -77,7 +77,7 @@ const withFlag = (flags: number, flag: number, on: boolean | undefined) =>
  */
 export class UserUpdates extends Context.Service<UserUpdates, {
   readonly plan: (me: CurrentUser["Service"], body: UserUpdateRequest) => Effect.Effect<UpdatePlan, BadRequest | Forbidden | Unauthorized>
-  /** Writes the plan through the user's actor (its sessions hear USER_UPDATE); answers the private user. */
+  /** Writes the plan through the user's actor (its sessions hear USER_UPDATE, its guilds a new name or avatar); answers the private user. */
   readonly commit: (me: CurrentUser["Service"], plan: UpdatePlan) => Effect.Effect<UserPrivateResponse, BadRequest | Unauthorized | Unavailable>
   /** GET /users/@me's answer, from the user's actor. */
   readonly privateView: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized | Unavailable>

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import {
   adminChangeEmail,
@@ -30,7 +30,6 @@ import type { AppConfig } from "../../platform/Config.ts"
 import { UsersRepo } from "../../users/Repo.ts"
 import { AdminRepo } from "../Repo.ts"
 import { AdminUserViews } from "./View.ts"
-import type { Schema } from "effect"
 
 type Fields<Tag extends string, F extends Schema.Struct.Fields> = Schema.TaggedStruct<Tag, F>["~type.make.in"]
 
