@@ -15,6 +15,7 @@ import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
+import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
 import { AdminRepo } from "./admin/Repo.ts"
 import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
@@ -136,6 +137,7 @@ const handlersLayer = Layer.mergeAll(
   AdminHttp,
   AdminBansHttp,
   AdminUserLookupHttp,
+  AdminUserProfileHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

@@ -17,7 +17,7 @@ const decodeSettings = Schema.decodeUnknownEffect(StoredSettings)
 /** The account's columns: every one the private user shows, and no secret. */
 const ACCOUNT_COLUMNS = `id::text AS id, username, discriminator, global_name, email, email_verified, date_of_birth::text AS date_of_birth,
   avatar, banner, bio, pronouns, accent_color, flags::text AS flags, acls, traits, bot, created_at, email_bounced, phone,
-  phone_verified_at, password_changed_at, premium_flags, mention_flags, timezone, timezone_privacy_flags, theme, locale`
+  phone_verified_at, password_changed_at, premium_flags, mention_flags, timezone, timezone_privacy_flags, theme, locale, system`
 
 const isoOrNull = (value: Date | string | null | undefined) => (value === null || value === undefined ? null : isoTimestamp(value))
 
@@ -53,7 +53,8 @@ const compactAccount = (row: Account): Account => ({
   timezone: row.timezone ?? null,
   timezone_privacy_flags: row.timezone_privacy_flags ?? 0,
   theme: row.theme ?? "system",
-  locale: row.locale ?? "en-US"
+  locale: row.locale ?? "en-US",
+  system: row.system ?? false
 })
 
 /** What the actor knows of the account from outside its own writes: the row, the MFA methods, a pending self-deletion. */

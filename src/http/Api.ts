@@ -4,6 +4,7 @@ import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
+import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AuthApi } from "../auth/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
 import { GuildManagementApi } from "../guilds/management/Api.ts"
@@ -87,5 +88,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminApi)
   .add(AdminBansApi)
   .add(AdminUserLookupApi)
+  .add(AdminUserProfileApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

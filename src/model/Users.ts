@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { publicUserFlags } from "./UserFlags.ts"
 
 const Id = Schema.String
 const NullableString = Schema.NullOr(Schema.String)
@@ -97,6 +98,7 @@ export interface UserRow {
   readonly traits: ReadonlyArray<string>
   readonly bot: boolean
   readonly created_at: Date | string
+  readonly system?: boolean
   // Columns of later migrations; optional so that a row built from a narrower SELECT stays honest.
   readonly email_bounced?: boolean
   readonly phone?: string | null
@@ -125,7 +127,8 @@ export const UserPartialColumns = Schema.Struct({
   avatar: NullableString,
   bot: Schema.Boolean,
   flags: Schema.String,
-  mention_flags: Schema.optionalKey(Schema.Int)
+  mention_flags: Schema.optionalKey(Schema.Int),
+  system: Schema.optionalKey(Schema.Boolean)
 })
 export type UserPartialColumns = typeof UserPartialColumns.Type
 
@@ -141,6 +144,8 @@ export const toUserPartial = (row: UserPartialColumns): UserPartialResponse => (
   avatar: row.avatar,
   avatar_color: null,
   bot: row.bot,
-  flags: Number(row.flags),
+  // Only the badges: the rest of UserFlags is the account's own (and may not fit a number).
+  flags: publicUserFlags(row.flags),
+  ...(row.system === true ? { system: true } : {}),
   ...(row.mention_flags ? { mention_flags: row.mention_flags } : {})
 })

@@ -21,6 +21,7 @@ import { imageFieldHash } from "./Images.ts"
 import { PremiumFlags } from "../../shards/user/AccountView.ts"
 import { UsersRepo } from "./Repo.ts"
 import { UserActors } from "../guilds/UserActors.ts"
+import { changesPartialUser, MemberUsers } from "../guilds/MemberUsers.ts"
 import {
   type AccountBasics,
   type AccountChanges,
@@ -76,7 +77,7 @@ const withFlag = (flags: number, flag: number, on: boolean | undefined) =>
  */
 export class UserUpdates extends Context.Service<UserUpdates, {
   readonly plan: (me: CurrentUser["Service"], body: UserUpdateRequest) => Effect.Effect<UpdatePlan, BadRequest | Forbidden | Unauthorized>
-  /** Writes the plan through the user's actor (its sessions hear USER_UPDATE); answers the private user. */
+  /** Writes the plan through the user's actor (its sessions hear USER_UPDATE, its guilds a new name or avatar); answers the private user. */
   readonly commit: (me: CurrentUser["Service"], plan: UpdatePlan) => Effect.Effect<UserPrivateResponse, BadRequest | Unauthorized | Unavailable>
   /** GET /users/@me's answer, from the user's actor. */
   readonly privateView: (userId: string) => Effect.Effect<UserPrivateResponse, Unauthorized | Unavailable>
@@ -94,6 +95,7 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       const sessions = yield* Sessions
       const mailer = yield* Mailer
       const userActors = yield* UserActors
+      const memberUsers = yield* MemberUsers
       /** What the request is checked against; a user whose account is gone is signed out. */
       const account = (userId: string) =>
         userActors.read(userId, getAccountBasics, {}).pipe(Effect.catchIf((e) => e instanceof NotFound, () => unauthorized()))
@@ -185,13 +187,16 @@ export class UserUpdates extends Context.Service<UserUpdates, {
       ) {
         const tag = username === undefined ? {} : { username, discriminator: yield* settleTag(row, username, discriminator) }
         const passwordHash = newPassword === undefined ? {} : { passwordHash: yield* passwords.hash(newPassword) }
-        const view = yield* userActors.write(me.id, updateAccount, { changes: presentChanges({ ...changes, ...tag }), ...passwordHash }, {
+        const present = presentChanges({ ...changes, ...tag })
+        const view = yield* userActors.write(me.id, updateAccount, { changes: present, ...passwordHash }, {
           actorId: me.id
         }).pipe(
           // The unique index refused the tag: another account took it meanwhile.
           Effect.catchIf((e) => e instanceof BadRequest && e.code === "CONFLICT", () => tagTaken()),
           Effect.catchIf((e) => e instanceof NotFound, () => unauthorized())
         )
+        // The guilds show the user's name and avatar on each of their members.
+        if (changesPartialUser(Object.keys(present))) yield* memberUsers.propagate(me.id)
         if (newPassword !== undefined) yield* signOutOthers(me, row.email)
         return view
       })

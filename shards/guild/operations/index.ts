@@ -1,5 +1,6 @@
 import { guildReads, guildWrites } from "./Guild.ts"
 import { membersReads, membersWrites } from "./Members.ts"
+import { memberUsersWrites } from "./MemberUsers.ts"
 import { settingsReads, settingsWrites } from "./Settings.ts"
 import { roleReads, roleWrites } from "./Roles.ts"
 import { channelLayoutWrites } from "./ChannelLayout.ts"
@@ -32,6 +33,7 @@ import { registryOf } from "../../actors/Registry.ts"
 export const writes = [
   ...settingsWrites,
   ...membersWrites,
+  ...memberUsersWrites,
   ...roleWrites,
   ...channelsWrites,
   ...channelLayoutWrites,
