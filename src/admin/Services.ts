@@ -4,4 +4,4 @@ import { AdminUserLookup } from "./users/LookupRepo.ts"
 import { AdminUserViews } from "./users/View.ts"
 
 /** The services the admin handlers need beyond the shared ones of src/App.ts. */
-export const services = Layer.mergeAll(AdminUserViews.layer, AdminUserLookup.layer, ReverseDns.layer)
+export const services = Layer.mergeAll(AdminUserViews.layer, AdminUserLookup.layer).pipe(Layer.provideMerge(ReverseDns.layer))

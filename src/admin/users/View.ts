@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { ReverseDns } from "../../platform/ReverseDns.ts"
 import { isoTimestampOrNull } from "../../platform/Timestamps.ts"
 import { unknown } from "../../model/Errors.ts"
 import type { NotFound } from "../../model/Errors.ts"
@@ -120,6 +121,9 @@ const toView = (row: Row): UserAdminResponse => ({
   last_active_location: null
 })
 
+/** Views read at once with their last address's host name looked up. */
+const LOOKUPS_AT_ONCE = 8
+
 /**
  * The admin view of users, read from Postgres: every change an operator makes
  * goes through the user's actor, which commits before it answers, so a read
@@ -135,6 +139,12 @@ export class AdminUserViews extends Context.Service<AdminUserViews, {
     AdminUserViews,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const reverseDns = yield* ReverseDns
+
+      const withHostName = (view: UserAdminResponse) =>
+        view.last_active_ip === null
+          ? Effect.succeed(view)
+          : Effect.map(reverseDns.lookup(view.last_active_ip), (name) => ({ ...view, last_active_ip_reverse: name }))
 
       const byIds = Effect.fn("AdminUserViews.byIds")(function*(ids: ReadonlyArray<string>) {
         if (ids.length === 0) return []
@@ -154,7 +164,7 @@ export class AdminUserViews extends Context.Service<AdminUserViews, {
           ) s ON true
           WHERE u.id IN ${sql.in(ids)}`
         const byId = new Map(rows.map((row) => [row.id, toView(row)]))
-        return ids.flatMap((id) => byId.get(id) ?? [])
+        return yield* Effect.forEach(ids.flatMap((id) => byId.get(id) ?? []), withHostName, { concurrency: LOOKUPS_AT_ONCE })
       }, Effect.orDie)
 
       const byId = (id: string) =>

@@ -11,7 +11,7 @@ const newEmail = () => `b${randomUUID().slice(0, 8)}@example.com`
 const newPhone = () => `+1415${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`
 
 /** The server believes X-Forwarded-For from the test (127.0.0.1), and asks the fake DNS server for names. */
-const dns = FakeDns.layer({ "192.0.2.10": "ten.example.test", "2001:db8:aa::10": "six.example.test" })
+const dns = FakeDns.layer({ "192.0.2.10": "ten.example.test", "2001:db8:aa::10": "six.example.test", "203.0.113.77": "home.example.test" })
 const api = Layer.unwrap(Effect.map(FakeDns, (fake) =>
   TestApi.layerWith({ TRUSTED_PROXIES: "127.0.0.1, ::1", DNS_SERVER: fake.server }))).pipe(Layer.provideMerge(dns))
 
@@ -215,5 +215,19 @@ layer(api, { timeout: 120_000, excludeTestServices: true })("instance bans and r
       assert.include(fake.asked, "10.2.0.192.in-addr.arpa")
       const limited = yield* asAdmin("/admin/bans/ip/list", { limit: 1 })
       expect(limited.body).toMatchObject({ bans: [expect.objectContaining({ ip: expect.any(String) })] })
+    }))
+
+  it.effect("the admin user view names the user's last address by its PTR record", () =>
+    Effect.gen(function*() {
+      const t = yield* TestApi
+      const registered = yield* t.request("POST", "/auth/register", {
+        body: { email: newEmail(), password: "correct horse battery", date_of_birth: "2000-01-01", consent: true },
+        headers: from("203.0.113.77")
+      })
+      const userId = field(registered.body, "user_id")
+      const found = yield* asAdmin("/admin/users/lookup", { user_ids: [userId] })
+      expect(found.body).toMatchObject({
+        users: [{ id: userId, last_active_ip: "203.0.113.77", last_active_ip_reverse: "home.example.test" }]
+      })
     }))
 })
