@@ -12,6 +12,7 @@ import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminRepo } from "./admin/Repo.ts"
+import { AdminUserSecurityHttp } from "./admin/users/SecurityHttp.ts"
 import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
 import { deletionJob } from "./account/Deletions.ts"
@@ -130,6 +131,7 @@ const handlersLayer = Layer.mergeAll(
   ApplicationsHttp,
   OAuth2Http,
   AdminHttp,
+  AdminUserSecurityHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

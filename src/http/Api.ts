@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "../account/Api.ts"
 import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
+import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
 import { AuthApi } from "../auth/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
 import { GuildManagementApi } from "../guilds/management/Api.ts"
@@ -83,5 +84,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(OAuth2ConsentApi)
   .add(OAuth2TokensApi)
   .add(AdminApi)
+  .add(AdminUserSecurityApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

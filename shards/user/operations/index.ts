@@ -1,6 +1,7 @@
 import { registryOf } from "../../actors/Registry.ts"
 import { accountReads, accountWrites } from "./Account.ts"
 import { adminWrites } from "./Admin.ts"
+import { adminSecurityWrites } from "./AdminSecurity.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { pushReads, pushWrites } from "./PushSubscriptions.ts"
@@ -22,7 +23,8 @@ export const writes = [
   ...pushWrites,
   ...scheduledWrites,
   ...relationshipsWrites,
-  ...adminWrites
+  ...adminWrites,
+  ...adminSecurityWrites
 ] as const
 
 export const reads = [
