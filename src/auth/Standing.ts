@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Forbidden } from "../model/Errors.ts"
 
-interface StandingRow {
+export interface StandingRow {
   readonly banned_at: Date | null
   readonly temp_banned_until: Date | string | null
   readonly suspicious_activity_flags: number

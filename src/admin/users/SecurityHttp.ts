@@ -10,6 +10,7 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupCon
 import { type Mail, Mailer } from "../../mail/Mailer.ts"
 import { SelfDeletionRepo } from "../../messages/selfDeletion/Repo.ts"
 import { MfaRepo } from "../../mfa/Repo.ts"
+import { BotTokens } from "../../oauth2/BotTokens.ts"
 import { unknown } from "../../model/Errors.ts"
 import { refreshAccount } from "../../users/AccountRefresh.ts"
 import { AdminRepo } from "../Repo.ts"
@@ -30,6 +31,7 @@ const AdminUserSecurityHandlers = HttpApiBuilder.group(Api, "adminUserSecurity",
     const mfa = yield* MfaRepo
     const bulkDeletions = yield* SelfDeletionRepo
     const mailer = yield* Mailer
+    const botTokens = yield* BotTokens
 
     /** The owner hears of it where they have an address; a failed delivery does not undo the act. */
     const tell = (email: string | null, mail: (to: string) => Mail) =>
@@ -108,6 +110,8 @@ const AdminUserSecurityHandlers = HttpApiBuilder.group(Api, "adminUserSecurity",
         Effect.gen(function*() {
           const op = yield* CurrentOperator
           yield* userActors.write(payload.user_id, setBan, { bannedAt: null, until: null }, { actorId: op.id })
+          // A bot's refused token is remembered for a few seconds (BotTokens.ts): here it is forgotten at once.
+          yield* botTokens.forget(payload.user_id)
           const view = yield* views.byId(payload.user_id)
           yield* audit(op.id, "user.unban", payload.user_id)
           yield* tell(view.email, unsuspendedMail)

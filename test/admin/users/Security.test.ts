@@ -6,6 +6,7 @@ import { TestMail } from "../../support/Mail.ts"
 import { SoftwareAuthenticator } from "../../support/SoftwareAuthenticator.ts"
 import { identified } from "../../gateway/Client.ts"
 import { PASSWORD, SUDO_HEADER, userWithTotp } from "../../mfa/Support.ts"
+import { createApplication } from "../../oauth2/Fixtures.ts"
 
 const admin = (key: string) => `Admin ${key}`
 
@@ -139,6 +140,20 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
       // The standing is told only to whoever knows the password.
       const wrong = yield* api.request("POST", "/auth/login", { body: { email: user.email, password: "not the password" } })
       assert.strictEqual(wrong.status, 400)
+    }))
+
+  it.effect("a banned bot's token is refused at once, and its gateway session ends; unbanned, it works again", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const app = yield* createApplication(owner.token)
+      assert.strictEqual(yield* me(app.botToken), 200)
+      const gateway = (yield* identified(app.botToken)).client
+      userOf(yield* post("/admin/users/temp-ban", { user_id: app.id, duration_hours: 1 }))
+      assert.strictEqual(yield* me(app.botToken), 401)
+      expect(yield* gateway.closed).toMatchObject({ code: 4004 })
+      userOf(yield* post("/admin/users/unban", { user_id: app.id }))
+      assert.strictEqual(yield* me(app.botToken), 200)
     }))
 
   it.effect("disable-suspicious: sessions end; login answers ACCOUNT_SUSPICIOUS_ACTIVITY with what to verify", () =>
