@@ -156,6 +156,36 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
       assert.strictEqual(yield* me(app.botToken), 200)
     }))
 
+  it.effect("a banned user's OAuth2 access token is refused while the ban lasts", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const developer = yield* api.register()
+      const user = yield* api.register()
+      const redirect = "https://client.example/callback"
+      const app = yield* createApplication(developer.token, { name: "Reader", redirect_uris: [redirect] })
+      const consent = yield* api.request("POST", "/oauth2/authorize/consent", {
+        token: user.token,
+        body: { client_id: app.id, scope: "identify", redirect_uri: redirect, state: "s", response_type: "code" }
+      })
+      const code = new URL(field(consent.body, "redirect_to")).searchParams.get("code") ?? ""
+      const tokens = yield* api.request("POST", "/oauth2/token", {
+        rawBody: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: redirect,
+          client_id: app.id,
+          client_secret: app.clientSecret
+        }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded" }
+      })
+      const bearer = `Bearer ${field(tokens.body, "access_token")}`
+      assert.strictEqual((yield* api.request("GET", "/oauth2/@me", { token: bearer })).status, 200)
+      userOf(yield* post("/admin/users/temp-ban", { user_id: user.userId, duration_hours: 1 }))
+      assert.strictEqual((yield* api.request("GET", "/oauth2/@me", { token: bearer })).status, 401)
+      userOf(yield* post("/admin/users/unban", { user_id: user.userId }))
+      assert.strictEqual((yield* api.request("GET", "/oauth2/@me", { token: bearer })).status, 200)
+    }))
+
   it.effect("disable-suspicious: sessions end; login answers ACCOUNT_SUSPICIOUS_ACTIVITY with what to verify", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
