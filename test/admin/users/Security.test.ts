@@ -5,7 +5,7 @@ import { setAcls } from "../../support/Acls.ts"
 import { TestMail } from "../../support/Mail.ts"
 import { SoftwareAuthenticator } from "../../support/SoftwareAuthenticator.ts"
 import { identified } from "../../gateway/Client.ts"
-import { PASSWORD, SUDO_HEADER, userWithTotp } from "../../mfa/Support.ts"
+import { mfaTicket, PASSWORD, stepNow, SUDO_HEADER, totpAt, userWithTotp } from "../../mfa/Support.ts"
 import { createApplication } from "../../oauth2/Fixtures.ts"
 
 const admin = (key: string) => `Admin ${key}`
@@ -140,6 +140,24 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
       // The standing is told only to whoever knows the password.
       const wrong = yield* api.request("POST", "/auth/login", { body: { email: user.email, password: "not the password" } })
       assert.strictEqual(wrong.status, 400)
+    }))
+
+  it.effect("a ban that comes between a login's first and second step, or during a device handoff, still gets no session", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const user = yield* userWithTotp
+      const { ticket } = yield* mfaTicket(user.email)
+      userOf(yield* post("/admin/users/temp-ban", { user_id: user.userId, duration_hours: 3 }))
+      const step = yield* api.request("POST", "/auth/login/mfa/totp", { body: { ticket, code: totpAt(user.secret, stepNow() + 1) } })
+      expectError(step, 403, "ACCOUNT_SUSPENDED_TEMPORARILY")
+
+      const other = yield* api.register()
+      const initiated = yield* api.request("POST", "/auth/handoff/initiate", {})
+      const code = field(initiated.body, "code")
+      const completed = yield* api.request("POST", "/auth/handoff/complete", { body: { code, token: other.token, user_id: other.userId } })
+      assert.strictEqual(completed.status, 204, JSON.stringify(completed.body))
+      userOf(yield* post("/admin/users/disable-suspicious", { user_id: other.userId, flags: 2 }))
+      expectError(yield* api.request("GET", `/auth/handoff/${code}/status`), 403, "ACCOUNT_SUSPICIOUS_ACTIVITY")
     }))
 
   it.effect("a banned bot's token is refused at once, and its gateway session ends; unbanned, it works again", () =>
