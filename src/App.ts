@@ -17,6 +17,7 @@ import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
 import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
 import { AdminRepo } from "./admin/Repo.ts"
+import { AdminUserSecurityHttp } from "./admin/users/SecurityHttp.ts"
 import { services as adminServices } from "./admin/Services.ts"
 import { AccountHttp } from "./account/Http.ts"
 import { deletionJob } from "./account/Deletions.ts"
@@ -138,6 +139,7 @@ const handlersLayer = Layer.mergeAll(
   AdminBansHttp,
   AdminUserLookupHttp,
   AdminUserProfileHttp,
+  AdminUserSecurityHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

@@ -60,3 +60,45 @@ export const ipAuthorizationMail = (publicUrl: string, to: string, token: string
     "whoever tried knows it."
   ].join("\n")
 })
+
+// An operator's actions on the account, told to its owner (the production service mails each of them).
+
+export const suspendedMail = (to: string, reason: string | null, until: Date | null): Mail => ({
+  to,
+  subject: until === null ? "Your account has been suspended" : "Your account has been temporarily suspended",
+  text: [
+    until === null
+      ? "Your Guildhall account has been suspended by the instance's operators."
+      : `Your Guildhall account has been suspended by the instance's operators until ${until.toISOString()}.`,
+    ...(reason === null ? [] : ["", `Reason: ${reason}`]),
+    "",
+    "You have been signed out of every device and cannot sign in meanwhile."
+  ].join("\n")
+})
+
+export const unsuspendedMail = (to: string): Mail => ({
+  to,
+  subject: "Your account is no longer suspended",
+  text: ["The suspension of your Guildhall account has been lifted: you can sign in again."].join("\n")
+})
+
+export const suspiciousActivityMail = (to: string): Mail => ({
+  to,
+  subject: "Your account has been disabled for suspicious activity",
+  text: [
+    "Your Guildhall account has been disabled because of suspicious activity, and signed out of every device.",
+    "",
+    "When you next sign in you will be asked to verify your identity before the account works again."
+  ].join("\n")
+})
+
+export const deletionScheduledMail = (to: string, reason: string | null, at: Date): Mail => ({
+  to,
+  subject: "Your account is scheduled for deletion",
+  text: [
+    `The instance's operators have scheduled your Guildhall account for deletion on ${at.toISOString()}.`,
+    ...(reason === null ? [] : ["", `Reason: ${reason}`]),
+    "",
+    "You have been signed out of every device and cannot sign in meanwhile."
+  ].join("\n")
+})

@@ -81,6 +81,24 @@ export const makeLocalCache = (capacity = CAPACITY) => {
   return { get, fill, evict, setUsable, size: () => entries.size }
 }
 
+/** Eviction, then whoever listens; a listener that throws does not keep the others from hearing. */
+const revocationListeners = (evict: (revocation: Revocation) => void) => {
+  const listeners: Array<(revocation: Revocation) => void> = []
+  return {
+    add: (listener: (revocation: Revocation) => void) => void listeners.push(listener),
+    apply: (revocation: Revocation) => {
+      evict(revocation)
+      for (const listener of listeners) {
+        try {
+          listener(revocation)
+        } catch (error) {
+          Effect.runFork(Effect.logWarning("sessions: a revocation listener failed", error))
+        }
+      }
+    }
+  }
+}
+
 /**
  * The cache `Sessions` resolves tokens from, so that the steady state of
  * authentication does not query Postgres. Every path that ends sessions goes
@@ -96,14 +114,21 @@ export class SessionCache extends Context.Service<SessionCache, {
    * returning once they confirmed it (RevocationBroadcast.ts).
    */
   readonly revoke: (revocation: Revocation) => Effect.Effect<void>
+  /**
+   * Runs `listener` for every revocation this process applies, its own and
+   * those heard from the others: the gateway ends the connections of revoked sessions.
+   */
+  readonly onRevoked: (listener: (revocation: Revocation) => void) => void
 }>()("guildhall/SessionCache") {
   /** One process (embedded mode, or a test's own services): evicting here is enough. */
   static readonly layerLocal = Layer.sync(SessionCache, () => {
     const cache = makeLocalCache()
+    const listeners = revocationListeners(cache.evict)
     return SessionCache.of({
       get: cache.get,
       fill: cache.fill,
-      revoke: (revocation) => Effect.sync(() => cache.evict(revocation))
+      revoke: (revocation) => Effect.sync(() => listeners.apply(revocation)),
+      onRevoked: listeners.add
     })
   })
 
@@ -112,17 +137,19 @@ export class SessionCache extends Context.Service<SessionCache, {
     SessionCache,
     Effect.gen(function*() {
       const cache = makeLocalCache()
+      const listeners = revocationListeners(cache.evict)
       const broadcast = yield* broadcastRevocations({
-        onRevoked: cache.evict,
+        onRevoked: listeners.apply,
         onListening: cache.setUsable
       })
       return SessionCache.of({
         get: cache.get,
         fill: cache.fill,
         revoke: Effect.fn("SessionCache.revoke")(function*(revocation: Revocation) {
-          cache.evict(revocation)
+          listeners.apply(revocation)
           yield* broadcast.publish(revocation)
-        })
+        }),
+        onRevoked: listeners.add
       })
     })
   )

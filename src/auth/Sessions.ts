@@ -40,8 +40,8 @@ export class Sessions extends Context.Service<Sessions, {
   readonly create: (userId: string, client: { ip: string | null; userAgent: string | null }) => Effect.Effect<string>
   readonly resolve: (token: string) => Effect.Effect<Session | undefined>
   readonly revoke: (session: Session) => Effect.Effect<void>
-  /** Ends every session of the user (a password reset, an email revert). */
-  readonly revokeAllOf: (userId: string) => Effect.Effect<void>
+  /** Ends every session of the user (a password reset, an email revert, an operator): how many there were. */
+  readonly revokeAllOf: (userId: string) => Effect.Effect<number>
   /** The user's sessions, most recently used first. */
   readonly list: (userId: string) => Effect.Effect<ReadonlyArray<StoredSession>>
   /** Ends those of the listed sessions that belong to the user; others' hashes are ignored. */
@@ -147,6 +147,7 @@ export class Sessions extends Context.Service<Sessions, {
         const gone = yield* sql<{ token_hash: Uint8Array }>`DELETE FROM sessions WHERE user_id = ${userId} RETURNING token_hash`
         yield* cache.revoke({ userId })
         yield* ended(userId, gone.map((row) => row.token_hash))
+        return gone.length
       }, Effect.orDie)
 
       const list = Effect.fn("Sessions.list")((userId: string) =>

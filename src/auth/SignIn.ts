@@ -1,8 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
+import { SqlClient } from "effect/sql"
+import type { Forbidden } from "../model/Errors.ts"
 import { MfaProofs } from "../mfa/Proofs.ts"
 import { LoginCompletion, type NewSession } from "./LoginCompletion.ts"
 import { OneTimeTokens } from "./OneTimeTokens.ts"
+import { checkStanding } from "./Standing.ts"
 
 /** AuthMfaRequiredResponse: the ticket the /auth/login/mfa/* steps take, and the methods it can be used with. */
 export interface MfaRequiredAnswer {
@@ -26,9 +29,12 @@ const MFA_TICKET_TTL = "5 minutes"
  * steps; otherwise a new session.
  */
 export class SignIn extends Context.Service<SignIn, {
-  readonly answer: (userId: string) => Effect.Effect<LoginAnswer, never, HttpServerRequest.HttpServerRequest>
-  /** The MFA ticket answer when the user has MFA, else undefined. */
-  readonly mfaChallenge: (userId: string) => Effect.Effect<MfaRequiredAnswer | undefined>
+  readonly answer: (userId: string) => Effect.Effect<LoginAnswer, Forbidden, HttpServerRequest.HttpServerRequest>
+  /**
+   * The MFA ticket answer when the user has MFA, else undefined. An account an
+   * operator keeps out is refused here already, not after its MFA step.
+   */
+  readonly mfaChallenge: (userId: string) => Effect.Effect<MfaRequiredAnswer | undefined, Forbidden>
 }>()("guildhall/SignIn") {
   static readonly layer = Layer.effect(
     SignIn,
@@ -36,8 +42,10 @@ export class SignIn extends Context.Service<SignIn, {
       const mfa = yield* MfaProofs
       const tokens = yield* OneTimeTokens
       const completion = yield* LoginCompletion
+      const sql = yield* SqlClient.SqlClient
 
       const mfaChallenge = Effect.fn("SignIn.mfaChallenge")(function*(userId: string) {
+        yield* checkStanding(sql, userId)
         const methods = yield* mfa.methods(userId)
         if (!methods.totp && !methods.sms && !methods.webauthn) return undefined
         const ticket = yield* tokens.issue("mfa_ticket", userId, MFA_TICKET_TTL, {})
@@ -60,7 +68,7 @@ export class SignIn extends Context.Service<SignIn, {
       })
 
       const answer = Effect.fn("SignIn.answer")((userId: string) =>
-        Effect.flatMap(mfaChallenge(userId), (challenge): Effect.Effect<LoginAnswer, never, HttpServerRequest.HttpServerRequest> =>
+        Effect.flatMap(mfaChallenge(userId), (challenge): Effect.Effect<LoginAnswer, Forbidden, HttpServerRequest.HttpServerRequest> =>
           challenge === undefined ? completion.finish(userId) : Effect.succeed(challenge)))
 
       return SignIn.of({ answer, mfaChallenge })

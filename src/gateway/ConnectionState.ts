@@ -22,6 +22,8 @@ import type { UserId } from "../model/Ids.ts"
 export interface Identity {
   readonly userId: UserId
   readonly applicationId?: string | undefined
+  /** The session token's hash (base64url); none for a bot token. */
+  readonly tokenHash?: string | undefined
 }
 
 /** What a connection's state machine needs of the process. */
@@ -67,6 +69,7 @@ export const makeConnectionState = (deps: ConnectionStateDeps, link: Link) => {
       if (identity === undefined) return yield* closing(Close.AUTHENTICATION_FAILED, "Authentication failed")
       const created = new GatewaySession(randomBytes(16).toString("hex"), identity.userId, link)
       created.intents = sessionIntents(identify.value.intents)
+      created.tokenHash = identity.tokenHash
       // Attached before READY is sent: a connection dropped meanwhile still detaches it.
       session = created
       const failed = yield* deps.ready(created, identity, deps.resumeUrl).pipe(
@@ -102,6 +105,7 @@ export const makeConnectionState = (deps: ConnectionStateDeps, link: Link) => {
         return undefined
       }
       session = found
+      found.tokenHash = identity.tokenHash
       found.dispatch({ type: "RESUMED", data: "{}" })
       if (previous !== undefined) {
         yield* Effect.forkDetach(previous.stop({ code: Close.UNKNOWN_ERROR, reason: "Session resumed elsewhere" }))

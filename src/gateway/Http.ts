@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { SessionCache } from "../auth/SessionCache.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { resolveToken } from "../http/AuthenticationLive.ts"
 import { BotTokens } from "../oauth2/BotTokens.ts"
@@ -18,6 +19,7 @@ import { makeMemberRequests } from "./MemberRequests.ts"
 import { Presences } from "./Presence.ts"
 import { makeReady } from "./Ready.ts"
 import { GatewayRegistry } from "./Registry.ts"
+import { closeRevokedSessions } from "./Revocations.ts"
 import { VoiceStates } from "./VoiceStates.ts"
 
 /** One shard serves every guild; identifies are bounded per connection (rate limit), not per day. */
@@ -29,6 +31,7 @@ export const GatewayHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "
     // What HTTP accepts: session tokens, and bot tokens with or without `Bot `.
     const tokens = Context.make(Sessions, yield* Sessions).pipe(Context.add(BotTokens, yield* BotTokens))
     const registry = yield* GatewayRegistry
+    closeRevokedSessions(registry, yield* SessionCache)
     const ready = yield* makeReady
     const presences = yield* Presences
     const requestMembers = yield* makeMemberRequests
@@ -60,7 +63,11 @@ export const GatewayHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "
       voiceState: voiceStates.update,
       authenticate: (token: string) =>
         Effect.map(Effect.provideContext(resolveToken(token), tokens), (user) =>
-          user === undefined ? undefined : { userId: user.id, applicationId: user.applicationId })
+          user === undefined ? undefined : {
+            userId: user.id,
+            applicationId: user.applicationId,
+            tokenHash: user.applicationId === undefined ? user.session.tokenHash.toString("base64url") : undefined
+          })
     }
 
     return handlers

@@ -42,6 +42,8 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
   readonly find: (sessionId: string) => GatewaySession | undefined
   readonly inGuild: (guildId: string) => ReadonlySet<GatewaySession>
   readonly ofUser: (userId: string) => ReadonlySet<GatewaySession>
+  /** Every session of this process (Revocations.ts looks for a revoked token's). */
+  readonly all: () => Iterable<GatewaySession>
   /** The open connections, identified or not: what a shutdown tells to reconnect. */
   readonly connections: Set<Link>
   /** Runs `listener` for each session closed from now on, before it leaves its guilds. */
@@ -99,6 +101,7 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
         find: (id) => sessions.get(id),
         inGuild: (guildId) => byGuild.get(guildId) ?? EMPTY,
         ofUser: (userId) => byUser.get(userId) ?? EMPTY,
+        all: () => sessions.values(),
         connections: new Set(),
         onClose: (listener) => void closeListeners.push(listener)
       })

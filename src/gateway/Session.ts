@@ -32,6 +32,8 @@ export class GatewaySession {
   readonly guilds = new Set<string>()
   /** IDENTIFY's intents bitfield (Intents.ts). */
   intents: number = ALL_INTENTS
+  /** The hash (base64url) of the session token last identified or resumed with: its revocation ends this session. */
+  tokenHash: string | undefined
   private seq = 0
   /**
    * The last dispatches, oldest at `head` once full: entry i has sequence `oldestSeq + i`.

@@ -5,6 +5,7 @@ import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
+import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
 import { AuthApi } from "../auth/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
 import { GuildManagementApi } from "../guilds/management/Api.ts"
@@ -89,5 +90,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminBansApi)
   .add(AdminUserLookupApi)
   .add(AdminUserProfileApi)
+  .add(AdminUserSecurityApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

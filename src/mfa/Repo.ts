@@ -57,6 +57,8 @@ export class MfaRepo extends Context.Service<MfaRepo, {
   readonly enableTotp: (userId: string, secret: string, step: number, backupCodes: ReadonlyArray<string>) => Effect.Effect<void>
   /** TOTP off; SMS goes with it (it is a companion of TOTP), and the backup codes when nothing is left. */
   readonly disableTotp: (userId: string) => Effect.Effect<void>
+  /** Every method and backup code gone at once (an operator's POST /admin/users/disable-mfa). */
+  readonly disableAll: (userId: string) => Effect.Effect<void>
   /** Records `step` as used unless it (or a later one) was already: false means a replay. */
   readonly useTotpStep: (userId: string, step: number) => Effect.Effect<boolean>
   readonly backupCodes: (userId: string) => Effect.Effect<ReadonlyArray<BackupCode>>
@@ -135,6 +137,12 @@ export class MfaRepo extends Context.Service<MfaRepo, {
           sql.withTransaction(Effect.gen(function*() {
             yield* sql`UPDATE user_mfa SET totp_secret = NULL, totp_enabled_at = NULL, sms_enabled_at = NULL WHERE user_id = ${userId}`
             yield* dropOrphanBackupCodes(userId)
+          })).pipe(Effect.orDie)),
+        disableAll: Effect.fn("MfaRepo.disableAll")((userId) =>
+          sql.withTransaction(Effect.gen(function*() {
+            yield* sql`UPDATE user_mfa SET totp_secret = NULL, totp_enabled_at = NULL, sms_enabled_at = NULL WHERE user_id = ${userId}`
+            yield* sql`DELETE FROM webauthn_credentials WHERE user_id = ${userId}`
+            yield* sql`DELETE FROM mfa_backup_codes WHERE user_id = ${userId}`
           })).pipe(Effect.orDie)),
         useTotpStep: Effect.fn("MfaRepo.useTotpStep")((userId, step) =>
           sql`UPDATE user_mfa SET totp_last_step = ${step}

@@ -42,7 +42,9 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()(
     email: Schema.optional(Schema.String),
     resend_available_in: Schema.optional(Schema.Number),
     /** MISSING_OAUTH_SCOPE: the scope the access token lacks. */
-    required_scope: Schema.optional(Schema.String)
+    required_scope: Schema.optional(Schema.String),
+    /** ACCOUNT_SUSPICIOUS_ACTIVITY: what the user must verify (SuspiciousActivityFlags), as the production service nests it. */
+    data: Schema.optional(Schema.Struct({ suspicious_activity_flags: Schema.Int }))
   }),
   { httpApiStatus: 403 }
 ) {}

@@ -1,6 +1,8 @@
 import { Cache, Context, Duration, Effect, Exit, Layer, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { Passwords } from "../auth/Passwords.ts"
+import { SessionCache } from "../auth/SessionCache.ts"
+import { refusal, type StandingRow } from "../auth/Standing.ts"
 import type { CurrentUser } from "../http/Authentication.ts"
 import { Snowflake, UserId } from "../model/Ids.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
@@ -47,9 +49,14 @@ export class BotTokens extends Context.Service<BotTokens, {
         Effect.gen(function*() {
           const [, applicationId, secret] = BOT_TOKEN.exec(token) ?? []
           if (applicationId === undefined || secret === undefined || !isSnowflake(applicationId)) return undefined
-          const rows = yield* sql<{ bot_token_hash: string }>`SELECT bot_token_hash FROM applications WHERE id = ${applicationId}`
-          const stored = rows[0]?.bot_token_hash
-          if (stored === undefined) return undefined
+          // An operator's ban of the bot user refuses its token as a ban refuses a person's login (Standing.ts).
+          const rows = yield* sql<{ bot_token_hash: string } & StandingRow>`
+            SELECT a.bot_token_hash, u.banned_at, u.temp_banned_until, COALESCE(u.suspicious_activity_flags, 0) AS suspicious_activity_flags,
+                   u.deletion_reason_code, u.deletion_scheduled_at
+            FROM applications a LEFT JOIN users u ON u.id = a.id WHERE a.id = ${applicationId}`
+          const row = rows[0]
+          const stored = row?.bot_token_hash
+          if (row === undefined || stored === undefined || refusal(row, Date.now()) !== undefined) return undefined
           if (!(yield* verifications.withPermits(1)(passwords.verify(stored, secret)))) return undefined
           // A bot is the user of its application's id.
           const botId = UserId.make(applicationId)
@@ -85,6 +92,15 @@ export class BotTokens extends Context.Service<BotTokens, {
         yield* forget(applicationId)
         return token
       }, Effect.orDie)
+
+      // Every session of a user ended (an operator's ban among others): this process forgets the bot's tokens at once,
+      // so the ban is read again on the next request rather than after CACHE_MILLIS.
+      const sessionCache = yield* Effect.serviceOption(SessionCache)
+      if (sessionCache._tag === "Some") {
+        sessionCache.value.onRevoked((revocation) => {
+          if ("userId" in revocation) Effect.runFork(forget(revocation.userId))
+        })
+      }
 
       return BotTokens.of({ resolve: Effect.fn("BotTokens.resolve")((token) => Cache.get(cache, token)), issue, reset, forget })
     })

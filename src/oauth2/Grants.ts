@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
+import { refusal, type StandingRow } from "../auth/Standing.ts"
 import { BadRequest } from "../model/Errors.ts"
 import { newToken, tokenHash } from "../platform/Crypto.ts"
 
@@ -149,11 +150,14 @@ export class OAuth2Grants extends Context.Service<OAuth2Grants, {
           return yield* issue(applicationId, String(row.user_id), row.scopes, row.authorized_at)
         })).pipe(Effect.catchTag("SqlError", Effect.die)))
 
+      // Read on every request: a user an operator banned (Standing.ts) is refused from the next one on.
       const access = Effect.fn("OAuth2Grants.access")((accessToken: string) =>
-        sql<TokenRow>`
-          SELECT application_id, user_id, scopes, created_at, expires_at FROM oauth2_tokens
-          WHERE access_hash = ${tokenHash(accessToken)} AND expires_at > now()`.pipe(
-          Effect.map((rows) => rows[0] === undefined ? undefined : toGrant(rows[0])),
+        sql<TokenRow & StandingRow>`
+          SELECT t.application_id, t.user_id, t.scopes, t.created_at, t.expires_at,
+                 u.banned_at, u.temp_banned_until, u.suspicious_activity_flags, u.deletion_reason_code, u.deletion_scheduled_at
+          FROM oauth2_tokens t JOIN users u ON u.id = t.user_id
+          WHERE t.access_hash = ${tokenHash(accessToken)} AND t.expires_at > now()`.pipe(
+          Effect.map((rows) => rows[0] === undefined || refusal(rows[0], Date.now()) !== undefined ? undefined : toGrant(rows[0])),
           Effect.orDie
         ))
 

@@ -2,6 +2,7 @@ import { registryOf } from "../../actors/Registry.ts"
 import { accountReads, accountWrites } from "./Account.ts"
 import { adminWrites } from "./Admin.ts"
 import { adminProfileWrites } from "./AdminProfile.ts"
+import { adminSecurityWrites } from "./AdminSecurity.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { pushReads, pushWrites } from "./PushSubscriptions.ts"
@@ -24,7 +25,8 @@ export const writes = [
   ...scheduledWrites,
   ...relationshipsWrites,
   ...adminWrites,
-  ...adminProfileWrites
+  ...adminProfileWrites,
+  ...adminSecurityWrites
 ] as const
 
 export const reads = [
