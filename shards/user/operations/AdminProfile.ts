@@ -125,25 +125,6 @@ export const adminSetSystem = write("AdminSetSystem", { system: Schema.Boolean }
 export const adminUnlinkPhone = write("AdminUnlinkPhone", {}, UserPrivateResponse, (state, _command, context) =>
   Effect.succeed(changed(state, context, { phone: null, phone_verified_at: null }, { phone: null, phone_verified_at: null })))
 
-/**
- * POST /admin/users/update-suspicious-activity-flags: replaced whole (bits checked by
- * the caller). Nothing the actor shows holds them, so nobody is told; they are
- * written here so that every change of the account goes through its actor.
- */
-export const adminSetSuspiciousActivityFlags = write(
-  "AdminSetSuspiciousActivityFlags",
-  { flags: Schema.Int },
-  UserPrivateResponse,
-  (state, { flags }, context) =>
-    Effect.succeed({
-      next: state,
-      reply: privateView(state),
-      persist: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.asVoid(sql`UPDATE users SET suspicious_activity_flags = ${flags} WHERE id = ${context.userId}`)),
-      events: []
-    })
-)
-
 export const adminProfileWrites = [
   adminChangeTag,
   adminChangeEmail,
@@ -154,6 +135,5 @@ export const adminProfileWrites = [
   adminSetTraits,
   adminSetBot,
   adminSetSystem,
-  adminUnlinkPhone,
-  adminSetSuspiciousActivityFlags
+  adminUnlinkPhone
 ] as const

@@ -6,13 +6,13 @@ import {
   adminClearFields,
   adminSetBot,
   adminSetDateOfBirth,
-  adminSetSuspiciousActivityFlags,
   adminSetSystem,
   adminSetTraits,
   adminUnlinkPhone,
   adminUpdateFlags,
   adminVerifyEmail
 } from "../../../shards/user/operations/AdminProfile.ts"
+import { setSuspiciousFlags } from "../../../shards/user/operations/AdminSecurity.ts"
 import type { ReplyCodec, WriteDefinition } from "../../../shards/user/Definitions.ts"
 import { sendPasswordReset } from "../../auth/EmailTokens.ts"
 import type { OneTimeTokens } from "../../auth/OneTimeTokens.ts"
@@ -156,12 +156,12 @@ export const AdminUserProfileHttp = perRequestMiddlewaresOnly(HttpApiBuilder.gro
       .handle("updateSuspiciousActivityFlags", ({ payload }) =>
         Effect.gen(function*() {
           if ((payload.flags & ~ALL_SUSPICIOUS_ACTIVITY_FLAGS) !== 0) {
-            return yield* invalidField("flags", "INVALID_SUSPICIOUS_ACTIVITY_FLAGS", "Unknown suspicious activity flags")
+            return yield* invalidField("flags", "UNKNOWN_SUSPICIOUS_FLAG", "Unknown suspicious activity flags")
           }
           return yield* change(
             payload.user_id,
             "user.update_suspicious_activity_flags",
-            adminSetSuspiciousActivityFlags,
+            setSuspiciousFlags,
             { flags: payload.flags },
             { partial: false, metadata: { flags: String(payload.flags) } }
           )

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ReverseDns } from "../../platform/ReverseDns.ts"
 import { isoTimestampOrNull } from "../../platform/Timestamps.ts"
 import { unknown } from "../../model/Errors.ts"
+import { UserFlags } from "../../model/UserFlags.ts"
 import type { NotFound } from "../../model/Errors.ts"
 
 /** UserAdminResponseSchema: a user as operators see one (part B; the production shape). */
@@ -69,6 +70,7 @@ interface Row {
   readonly locale: string | null
   readonly suspicious_activity_flags: number
   readonly banned_at: Date | null
+  readonly disabled_at: Date | null
   readonly temp_banned_until: Date | null
   readonly deletion_scheduled_at: Date | null
   readonly deletion_reason_code: number | null
@@ -82,14 +84,28 @@ interface Row {
   readonly last_active_ip: string | null
 }
 
-const toView = (row: Row): UserAdminResponse => ({
+/**
+ * The stored flags with the bits the production service keeps in them for an
+ * account held out (disabled, banned, disabled for suspicious activity): here
+ * those states have columns of their own, and the flags show them as its
+ * admin clients expect to read them.
+ */
+const shownFlags = (row: Row, now: number): string => {
+  const banned = row.banned_at !== null && (row.temp_banned_until === null || row.temp_banned_until.getTime() > now)
+  let flags = BigInt(row.flags)
+  if (banned || row.disabled_at !== null) flags |= UserFlags.DISABLED
+  if (row.suspicious_activity_flags !== 0) flags |= UserFlags.DISABLED_SUSPICIOUS_ACTIVITY
+  return flags.toString()
+}
+
+const toView = (row: Row, now: number): UserAdminResponse => ({
   id: row.id,
   username: row.username,
   discriminator: Number(row.discriminator),
   global_name: row.global_name,
   bot: row.bot,
   system: row.system,
-  flags: row.flags,
+  flags: shownFlags(row, now),
   avatar: row.avatar,
   banner: row.banner,
   bio: row.bio,
@@ -151,7 +167,7 @@ export class AdminUserViews extends Context.Service<AdminUserViews, {
         const rows = yield* sql<Row>`
           SELECT u.id::text AS id, u.username, u.discriminator, u.global_name, u.bot, u.system, u.flags::text AS flags,
                  u.avatar, u.banner, u.bio, u.pronouns, u.accent_color, u.email, u.email_verified, u.email_bounced,
-                 u.phone, u.date_of_birth::text AS date_of_birth, u.locale, u.suspicious_activity_flags, u.banned_at,
+                 u.phone, u.date_of_birth::text AS date_of_birth, u.locale, u.suspicious_activity_flags, u.banned_at, u.disabled_at,
                  u.temp_banned_until, u.deletion_scheduled_at, u.deletion_reason_code, u.deletion_public_reason,
                  u.acls, u.traits,
                  EXISTS (SELECT 1 FROM user_mfa m WHERE m.user_id = u.id AND m.totp_secret IS NOT NULL) AS has_totp,
@@ -163,7 +179,8 @@ export class AdminUserViews extends Context.Service<AdminUserViews, {
             SELECT last_used_at, client_ip FROM sessions WHERE user_id = u.id ORDER BY last_used_at DESC LIMIT 1
           ) s ON true
           WHERE u.id IN ${sql.in(ids)}`
-        const byId = new Map(rows.map((row) => [row.id, toView(row)]))
+        const now = Date.now()
+        const byId = new Map(rows.map((row) => [row.id, toView(row, now)]))
         return yield* Effect.forEach(ids.flatMap((id) => byId.get(id) ?? []), withHostName, { concurrency: LOOKUPS_AT_ONCE })
       }, Effect.orDie)
 

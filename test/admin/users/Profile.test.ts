@@ -232,7 +232,7 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
       const set = yield* changed("/admin/users/update-suspicious-activity-flags", { user_id: me.userId, flags: 1 | 4 | 128 })
       assert.strictEqual(set.suspicious_activity_flags, 133)
       const unknownBit = yield* post("/admin/users/update-suspicious-activity-flags", { user_id: me.userId, flags: 256 })
-      expect(unknownBit.body).toMatchObject({ errors: [{ path: "flags" }] })
+      expect(unknownBit.body).toMatchObject({ errors: [{ path: "flags", code: "UNKNOWN_SUSPICIOUS_FLAG" }] })
       assert.strictEqual(unknownBit.status, 400)
       expectError(yield* post("/admin/users/update-suspicious-activity-flags", { user_id: me.userId, flags: "1" }), 400, "INVALID_FORM_BODY")
       const cleared = yield* changed("/admin/users/update-suspicious-activity-flags", { user_id: me.userId, flags: 0 })

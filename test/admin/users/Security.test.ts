@@ -106,6 +106,8 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
 
       const banned = userOf(yield* post("/admin/users/temp-ban", { user_id: user.userId, duration_hours: 24, reason: "spam" }))
       const until = new Date(String(banned.temp_banned_until)).getTime()
+      // The flags show the hold as the production service's do (DISABLED, bit 38).
+      assert.isTrue((BigInt(String(banned.flags)) & (1n << 38n)) !== 0n, String(banned.flags))
       assert.isTrue(Math.abs(until - (Date.now() + 24 * 3_600_000)) < 60_000, String(banned.temp_banned_until))
       assert.strictEqual(yield* me(user.token), 401)
       assert.strictEqual(yield* me(second), 401)
@@ -115,6 +117,7 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
 
       const unbanned = userOf(yield* post("/admin/users/unban", { user_id: user.userId }))
       assert.isNull(unbanned.temp_banned_until)
+      assert.strictEqual(unbanned.flags, "0")
       yield* mail.next(user.email, /no longer suspended/)
       const again = yield* login(user.email)
       assert.strictEqual(again.status, 200, JSON.stringify(again.body))
@@ -122,6 +125,7 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
       // 0 hours: for good, with no end shown.
       const permanent = userOf(yield* post("/admin/users/temp-ban", { user_id: user.userId, duration_hours: 0 }))
       assert.isNull(permanent.temp_banned_until)
+      assert.isTrue((BigInt(String(permanent.flags)) & (1n << 38n)) !== 0n, String(permanent.flags))
       assert.strictEqual(yield* me(field(again.body, "token")), 401)
       expectError(yield* login(user.email), 403, "ACCOUNT_SUSPENDED_PERMANENTLY")
 
@@ -211,6 +215,8 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
       const user = yield* api.register()
       const view = userOf(yield* post("/admin/users/disable-suspicious", { user_id: user.userId, flags: 5 }))
       assert.strictEqual(view.suspicious_activity_flags, 5)
+      // DISABLED_SUSPICIOUS_ACTIVITY, bit 35.
+      assert.strictEqual(view.flags, String(1n << 35n))
       assert.strictEqual(yield* me(user.token), 401)
       const refused = yield* login(user.email)
       expectError(refused, 403, "ACCOUNT_SUSPICIOUS_ACTIVITY")
