@@ -2,6 +2,7 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { generateSecret, generateSync } from "otplib"
 import { field, type Reply, TestApi } from "../support/Api.ts"
+import { SoftwareAuthenticator } from "../support/SoftwareAuthenticator.ts"
 
 /*
  * What the MFA tests share: TOTP codes computed from the secret the way an
@@ -86,3 +87,24 @@ export const AUTHENTICATED_ROUTES: ReadonlyArray<readonly [string, string]> = [
   ["POST", "/users/@me/sudo/mfa/sms/send"],
   ["POST", "/users/@me/sudo/webauthn/authentication-options"]
 ]
+
+/** A security key registered to the user `token` under `name`, with the id the server gave it. */
+export const addSecurityKey = (token: string, name: string) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const key = new SoftwareAuthenticator()
+    const options = yield* api.request("POST", "/users/@me/mfa/webauthn/credentials/registration-options", {
+      token,
+      body: { password: PASSWORD }
+    })
+    assert.strictEqual(options.status, 200, JSON.stringify(options.body))
+    const created = yield* api.request("POST", "/users/@me/mfa/webauthn/credentials", {
+      token,
+      body: { response: key.register(options.body), challenge: field(options.body, "challenge"), name },
+      headers: { [SUDO_HEADER]: options.headers.get(SUDO_HEADER) ?? "" }
+    })
+    assert.strictEqual(created.status, 204, JSON.stringify(created.body))
+    const listed = yield* api.request("GET", "/users/@me/mfa/webauthn/credentials", { token })
+    const entry: unknown = Array.isArray(listed.body) ? listed.body.find((c: unknown) => field(c, "name") === name) : undefined
+    return { key, id: field(entry, "id") }
+  })

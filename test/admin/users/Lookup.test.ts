@@ -4,10 +4,9 @@ import { randomUUID } from "node:crypto"
 import { createGuild } from "../../support/Cast.ts"
 import { setAcls } from "../../support/Acls.ts"
 import { expectError, field, type Reply, TestApi } from "../../support/Api.ts"
-import { SoftwareAuthenticator } from "../../support/SoftwareAuthenticator.ts"
+import { addSecurityKey, PASSWORD } from "../../mfa/Support.ts"
 import { guildOfTwo } from "../../invites/Fixtures.ts"
 
-const PASSWORD = "correct horse battery"
 
 /** `body[key]` as an array, or a failed test. */
 const listOf = (body: unknown, key: string): ReadonlyArray<Record<string, unknown>> => {
@@ -202,17 +201,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin use
       const user = yield* api.register()
       assert.deepStrictEqual(ok(yield* post("list-webauthn-credentials", { user_id: user.userId })), [])
 
-      const key = new SoftwareAuthenticator()
-      const options = yield* api.request("POST", "/users/@me/mfa/webauthn/credentials/registration-options", {
-        token: user.token,
-        body: { password: PASSWORD }
-      })
-      assert.strictEqual(options.status, 200, JSON.stringify(options.body))
-      const created = yield* api.request("POST", "/users/@me/mfa/webauthn/credentials", {
-        token: user.token,
-        body: { response: key.register(options.body), challenge: field(options.body, "challenge"), name: "Laptop" }
-      })
-      assert.strictEqual(created.status, 204, JSON.stringify(created.body))
+      yield* addSecurityKey(user.token, "Laptop")
 
       const listed = ok(yield* post("list-webauthn-credentials", { user_id: user.userId }))
       if (!Array.isArray(listed)) return assert.fail(`not a list: ${JSON.stringify(listed)}`)

@@ -5,7 +5,7 @@ import { setAcls } from "../../support/Acls.ts"
 import { TestMail } from "../../support/Mail.ts"
 import { SoftwareAuthenticator } from "../../support/SoftwareAuthenticator.ts"
 import { identified } from "../../gateway/Client.ts"
-import { mfaTicket, PASSWORD, stepNow, SUDO_HEADER, totpAt, userWithTotp } from "../../mfa/Support.ts"
+import { addSecurityKey, mfaTicket, PASSWORD, stepNow, totpAt, userWithTotp } from "../../mfa/Support.ts"
 import { createApplication } from "../../oauth2/Fixtures.ts"
 
 const admin = (key: string) => `Admin ${key}`
@@ -317,20 +317,7 @@ layer(TestApi.layerWithOutside(), { timeout: 180_000, excludeTestServices: true 
     Effect.gen(function*() {
       const api = yield* TestApi
       const user = yield* api.register()
-      const key = new SoftwareAuthenticator()
-      const options = yield* api.request("POST", "/users/@me/mfa/webauthn/credentials/registration-options", {
-        token: user.token,
-        body: { password: PASSWORD }
-      })
-      assert.strictEqual(options.status, 200, JSON.stringify(options.body))
-      const created = yield* api.request("POST", "/users/@me/mfa/webauthn/credentials", {
-        token: user.token,
-        body: { response: key.register(options.body), challenge: field(options.body, "challenge"), name: "Key" },
-        headers: { [SUDO_HEADER]: options.headers.get(SUDO_HEADER) ?? "" }
-      })
-      assert.strictEqual(created.status, 204, JSON.stringify(created.body))
-      const listed = yield* api.request("GET", "/users/@me/mfa/webauthn/credentials", { token: user.token })
-      const id = (listed.body as ReadonlyArray<{ id: string }>)[0]?.id ?? ""
+      const { id } = yield* addSecurityKey(user.token, "Key")
 
       expectError(yield* post("/admin/users/delete-webauthn-credential", { user_id: user.userId, credential_id: "nope" }), 404, "UNKNOWN_WEBAUTHN_CREDENTIAL")
       const other = yield* api.register()
