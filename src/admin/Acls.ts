@@ -45,7 +45,31 @@ export const Acl = {
   snowflakeReservationView: "instance:snowflake_reservation:view",
   snowflakeReservationManage: "instance:snowflake_reservation:manage",
   bulkUpdateUserFlags: "bulk:update:user_flags",
-  bulkDeleteUsers: "bulk:delete:users"
+  bulkDeleteUsers: "bulk:delete:users",
+  bulkUpdateGuildFeatures: "bulk:update:guild_features",
+  bulkAddGuildMembers: "bulk:add:guild_members",
+  guildLookup: "guild:lookup",
+  guildListMembers: "guild:list:members",
+  guildDelete: "guild:delete",
+  guildUpdateName: "guild:update:name",
+  guildUpdateIcon: "guild:update:icon",
+  guildUpdateVanity: "guild:update:vanity",
+  guildUpdateFeatures: "guild:update:features",
+  guildUpdateSettings: "guild:update:settings",
+  guildTransferOwnership: "guild:transfer_ownership",
+  guildForceAddMember: "guild:force_add_member",
+  guildBanMember: "guild:ban_member",
+  guildKickMember: "guild:kick_member",
+  assetPurge: "asset:purge",
+  messageLookup: "message:lookup",
+  messageDelete: "message:delete",
+  messageShred: "message:shred",
+  messageDeleteAll: "message:delete_all",
+  reportView: "report:view",
+  reportResolve: "report:resolve",
+  reportLegalHold: "report:legal_hold",
+  reportAuthoritySubmit: "report:authority_submit",
+  discoveryReview: "discovery:review"
 } as const
 export type Acl = (typeof Acl)[keyof typeof Acl]
 
@@ -122,7 +146,47 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
   ["POST /admin/bans/phone/list", Acl.banPhoneCheck],
   ["POST /admin/snowflake-reservations/add", Acl.snowflakeReservationManage],
   ["POST /admin/snowflake-reservations/delete", Acl.snowflakeReservationManage],
-  ["POST /admin/snowflake-reservations/list", Acl.snowflakeReservationView]
+  ["POST /admin/snowflake-reservations/list", Acl.snowflakeReservationView],
+
+  ["POST /admin/guilds/lookup", Acl.guildLookup],
+  ["POST /admin/guilds/search", Acl.guildLookup],
+  ["POST /admin/guilds/list-members", Acl.guildListMembers],
+  ["GET /admin/guilds/:guild_id/emojis", Acl.guildLookup],
+  ["GET /admin/guilds/:guild_id/stickers", Acl.guildLookup],
+  ["POST /admin/guilds/update-name", Acl.guildUpdateName],
+  ["POST /admin/guilds/update-settings", Acl.guildUpdateSettings],
+  ["POST /admin/guilds/update-features", Acl.guildUpdateFeatures],
+  ["POST /admin/guilds/update-vanity", Acl.guildUpdateVanity],
+  ["POST /admin/guilds/clear-fields", Acl.guildUpdateIcon],
+  ["POST /admin/guilds/transfer-ownership", Acl.guildTransferOwnership],
+  ["POST /admin/guilds/delete", Acl.guildDelete],
+  ["POST /admin/guilds/ban-member", Acl.guildBanMember],
+  ["POST /admin/guilds/kick-member", Acl.guildKickMember],
+  ["POST /admin/guilds/force-add-user", Acl.guildForceAddMember],
+  ["POST /admin/bulk/add-guild-members", Acl.bulkAddGuildMembers],
+  ["POST /admin/bulk/update-guild-features", Acl.bulkUpdateGuildFeatures],
+  ["POST /admin/assets/purge", Acl.assetPurge],
+
+  ["POST /admin/messages/delete", Acl.messageDelete],
+  ["POST /admin/messages/delete-all", Acl.messageDeleteAll],
+  ["POST /admin/messages/lookup", Acl.messageLookup],
+  ["POST /admin/messages/lookup-by-attachment", Acl.messageLookup],
+  ["POST /admin/messages/shred", Acl.messageShred],
+  ["POST /admin/messages/shred-status", Acl.messageShred],
+
+  ["GET /admin/reports/:report_id", Acl.reportView],
+  ["POST /admin/reports/list", Acl.reportView],
+  ["POST /admin/reports/search", Acl.reportView],
+  ["POST /admin/reports/resolve", Acl.reportResolve],
+  ["GET /admin/reports/:report_id/legal-hold", Acl.reportView],
+  ["POST /admin/reports/:report_id/legal-hold", Acl.reportLegalHold],
+  ["GET /admin/reports/:report_id/authority-status", Acl.reportView],
+  ["POST /admin/reports/:report_id/authority-submit", Acl.reportAuthoritySubmit],
+
+  ["GET /admin/discovery/applications", Acl.discoveryReview],
+  ["POST /admin/discovery/applications/:guild_id/approve", Acl.discoveryReview],
+  ["POST /admin/discovery/applications/:guild_id/reject", Acl.discoveryReview],
+  ["POST /admin/discovery/guilds/:guild_id/remove", Acl.discoveryReview]
 ])
 
 export const routeKey = (method: string, path: string): string => `${method} ${path}`
