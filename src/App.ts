@@ -13,6 +13,8 @@ import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
+import { AdminMessagesHttp } from "./admin/messages/Http.ts"
+import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
 import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
@@ -140,6 +142,7 @@ const handlersLayer = Layer.mergeAll(
   AdminUserLookupHttp,
   AdminUserProfileHttp,
   AdminUserSecurityHttp,
+  AdminMessagesHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
@@ -184,7 +187,7 @@ const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob])))
+  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep])))
   if (isClusterMode(settings)) {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),

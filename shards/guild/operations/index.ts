@@ -22,6 +22,7 @@ import { messageAckWrites } from "./MessageAcks.ts"
 import { messageVisibilityReads } from "./MessageVisibility.ts"
 import { messageUploadReads } from "./MessageUploads.ts"
 import { messageJobReads, messageJobWrites } from "./MessageJobs.ts"
+import { adminMessageWrites } from "./AdminMessages.ts"
 import { temporaryMembersWrites } from "./TemporaryMembers.ts"
 import { voiceReads } from "./Voice.ts"
 import { registryOf } from "../../actors/Registry.ts"
@@ -48,6 +49,7 @@ export const writes = [
   ...reactionWrites,
   ...pinWrites,
   ...messageJobWrites,
+  ...adminMessageWrites,
   deleteAttachment,
   ...messageAckWrites,
   ...temporaryMembersWrites
