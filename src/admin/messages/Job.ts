@@ -35,9 +35,9 @@ const settings = Config.all({
  * rows go through that actor (AdminDeleteAuthorMessages, AdminDelete), so
  * windows and events are those of a moderator's sweep. Messages gone, not the
  * author's, or under a legal hold are skipped and counted. The claim is
- * renewed before each batch. A batch the actor refuses fails the job; one it
- * did not answer (503) ends the run for the job, which is taken again when its
- * lease runs out.
+ * renewed before each batch. A batch the actor refuses (but for a guild or
+ * channel gone meanwhile) fails the job; one it did not answer (503) ends the
+ * run for the job, which is taken again when its lease runs out.
  */
 export const runAdminMessageJobs = (batchSize: number, pauseMillis: number) =>
   Effect.gen(function*() {
@@ -54,18 +54,20 @@ export const runAdminMessageJobs = (batchSize: number, pauseMillis: number) =>
         const found = yield* reads.authoredAmong(job.userId, batch.entries)
         const held = yield* Effect.provideService(heldAmong(found.map((m) => m.id)), SqlClient.SqlClient, sql)
         const doomed = found.filter((m) => !held.has(m.id))
-        if (doomed.length > 0 && batch.dm) {
-          yield* dms.write(batch.ownerId, adminDeleteDmMessages, {
+        const write = batch.dm
+          ? dms.write(batch.ownerId, adminDeleteDmMessages, {
             authorId: job.userId,
             messages: doomed.map((m) => ({ id: m.id, content: m.content }))
           }, { actorId: job.adminId })
-        } else if (doomed.length > 0) {
-          yield* actors.write(CarriedId.GuildId.make(batch.ownerId), adminDeleteAuthorMessages, {
+          : actors.write(CarriedId.GuildId.make(batch.ownerId), adminDeleteAuthorMessages, {
             authorId: CarriedId.UserId.make(job.userId),
             messages: doomed.map((m) => ({ channelId: m.channelId, id: m.id }))
           }, { actorId: job.adminId })
-        }
-        yield* jobs.finishBatch(job.id, batch, doomed.length, batch.entries.length - doomed.length)
+        // A guild or channel deleted since the read took its messages with it: they count as skipped.
+        const deleted = doomed.length === 0
+          ? 0
+          : yield* write.pipe(Effect.as(doomed.length), Effect.catch((e) => (e._tag === "NotFound" ? Effect.succeed(0) : Effect.fail(e))))
+        yield* jobs.finishBatch(job.id, batch, deleted, batch.entries.length - deleted)
       })
 
     const runOne = (job: ClaimedJob) =>
