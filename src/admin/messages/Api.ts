@@ -29,9 +29,10 @@ export const AdminMessage = Schema.Struct({
   channel_id: Schema.String,
   author_id: Schema.String,
   author_username: Schema.String,
+  author_discriminator: Schema.String,
   content: Schema.String,
   timestamp: Schema.String,
-  attachments: Schema.Array(Schema.Struct({ filename: Schema.String, url: Schema.NullOr(Schema.String) }))
+  attachments: Schema.Array(Schema.Struct({ filename: Schema.String, url: Schema.String }))
 })
 export type AdminMessage = typeof AdminMessage.Type
 

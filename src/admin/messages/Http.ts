@@ -28,9 +28,10 @@ const adminView = (m: MessageResponse): AdminMessage => ({
   channel_id: m.channel_id,
   author_id: m.author.id,
   author_username: m.author.username,
+  author_discriminator: m.author.discriminator,
   content: m.content,
   timestamp: m.timestamp,
-  attachments: m.attachments.map((a) => ({ filename: a.filename, url: a.url ?? null }))
+  attachments: m.attachments.map((a) => ({ filename: a.filename, url: a.url ?? "" }))
 })
 
 /** A message under a legal hold stays, whoever asks (schema/0034_legal_holds.sql). */

@@ -99,6 +99,7 @@ layer(TestApi.layerWith({ ADMIN_MESSAGE_JOB_SWEEP_SECONDS: "1" }), { timeout: 18
       assert.deepStrictEqual(messages.map((m) => m.id), ids.slice(2, 7))
       expect(messages[2]).toMatchObject({ id: middle, channel_id: channelId, author_id: owner.userId, content: "m4", attachments: [] })
       assert.isString(messages[2]?.author_username)
+      assert.isString(messages[2]?.author_discriminator)
       assert.isString(messages[2]?.timestamp)
       // Production's default: 25 each side.
       const all = ok(yield* post("/admin/messages/lookup", { channel_id: channelId, message_id: middle }))
@@ -119,7 +120,7 @@ layer(TestApi.layerWith({ ADMIN_MESSAGE_JOB_SWEEP_SECONDS: "1" }), { timeout: 18
       expect(byFile).toMatchObject({ message_id: fileMessage })
       const near = listOf(byFile, "messages")
       assert.deepStrictEqual(near.map((m) => m.id), [ids[8], fileMessage])
-      expect(near[1]).toMatchObject({ content: "with a file", attachments: [{ filename: "evidence.txt" }] })
+      expect(near[1]).toMatchObject({ content: "with a file", attachments: [{ filename: "evidence.txt", url: expect.stringContaining("evidence.txt") }] })
       const wrongName = ok(yield* post("/admin/messages/lookup-by-attachment", { channel_id: channelId, attachment_id: attachmentId, filename: "other.txt" }))
       assert.deepStrictEqual(wrongName, { message_id: null, messages: [] })
     }))
