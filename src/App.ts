@@ -12,6 +12,8 @@ import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
+import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
@@ -140,6 +142,8 @@ const handlersLayer = Layer.mergeAll(
   AdminUserLookupHttp,
   AdminUserProfileHttp,
   AdminUserSecurityHttp,
+  AdminDiscoveryHttp,
+  AdminAssetsHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

@@ -57,6 +57,8 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
   readonly memberCount: (guildId: string) => Effect.Effect<number>
   readonly isListed: (guildId: string) => Effect.Effect<boolean>
   readonly search: (query: DiscoverySearchQuery) => Effect.Effect<{ guilds: ReadonlyArray<DiscoveryGuild>; total: number }>
+  /** Applications of one status for staff, oldest first, after the application of the guild `cursor`. */
+  readonly list: (query: { status: string; limit: number; cursor: string | undefined }) => Effect.Effect<ReadonlyArray<DiscoveryApplicationResponse>>
 }>()("guildhall/DiscoveryRepo") {
   static readonly layer = Layer.effect(
     DiscoveryRepo,
@@ -131,8 +133,19 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
         }
       }, Effect.orDie)
 
+      const list = Effect.fn("DiscoveryRepo.list")(function*(query: { status: string; limit: number; cursor: string | undefined }) {
+        const after = query.cursor === undefined
+          ? sql`TRUE`
+          : sql`(d.applied_at, d.guild_id) > (SELECT applied_at, guild_id FROM guild_discovery WHERE guild_id = ${query.cursor})`
+        const rows = yield* sql<ApplicationRow>`SELECT d.*, g.nsfw_level FROM guild_discovery d JOIN guilds g ON g.id = d.guild_id
+                                                WHERE d.status = ${query.status} AND ${after}
+                                                ORDER BY d.applied_at, d.guild_id LIMIT ${query.limit}`
+        return rows.map(toApplication)
+      }, Effect.orDie)
+
       return DiscoveryRepo.of({
         application,
+        list,
         apply,
         amend,
         withdraw: Effect.fn("DiscoveryRepo.withdraw")((guildId) =>
