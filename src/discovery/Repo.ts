@@ -52,8 +52,6 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
   readonly apply: (guildId: string, request: DiscoveryApplicationRequest) => Effect.Effect<boolean>
   /** Changes a pending application; undefined when there is none pending. */
   readonly amend: (guildId: string, patch: DiscoveryApplicationPatchRequest) => Effect.Effect<DiscoveryApplicationResponse | undefined>
-  /** Withdraws the application (or the listing); false when there was none. */
-  readonly withdraw: (guildId: string) => Effect.Effect<boolean>
   readonly memberCount: (guildId: string) => Effect.Effect<number>
   readonly isListed: (guildId: string) => Effect.Effect<boolean>
   readonly search: (query: DiscoverySearchQuery) => Effect.Effect<{ guilds: ReadonlyArray<DiscoveryGuild>; total: number }>
@@ -148,11 +146,6 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
         list,
         apply,
         amend,
-        withdraw: Effect.fn("DiscoveryRepo.withdraw")((guildId) =>
-          sql`DELETE FROM guild_discovery WHERE guild_id = ${guildId} RETURNING guild_id`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie
-          )),
         memberCount: Effect.fn("DiscoveryRepo.memberCount")((guildId) =>
           sql<{ n: number | string }>`SELECT count(*) AS n FROM guild_members WHERE guild_id = ${guildId}`.pipe(
             Effect.map((rows) => Number(rows[0]?.n ?? 0)),

@@ -1,11 +1,8 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Decision, unchanged, write, type WriteContext } from "../Definitions.ts"
+import { type Decision, write, type WriteContext } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
-import { recordChange } from "./Settings.ts"
-
-/** The guild feature a listed guild carries. */
-export const DISCOVERABLE = "DISCOVERABLE"
+import { discoveryChange } from "./Discovery.ts"
 
 /** What an operator's review makes of an application (guild_discovery.status). */
 export const ReviewOutcome = Schema.Literals(["approved", "rejected", "removed"])
@@ -24,20 +21,8 @@ const reviewRow = (guildId: string, outcome: ReviewOutcome, reason: string | nul
       : sql`UPDATE guild_discovery SET status = ${outcome}, reviewed_at = ${at}, review_reason = ${reason}
             WHERE guild_id = ${guildId} AND status = 'pending'`))
 
-const withFeature = (state: GuildState, listed: boolean): ReadonlyArray<string> | undefined => {
-  const has = state.guild.features.includes(DISCOVERABLE)
-  if (has === listed) return undefined
-  return listed ? [...state.guild.features, DISCOVERABLE] : state.guild.features.filter((f) => f !== DISCOVERABLE)
-}
-
-const review = (state: GuildState, outcome: ReviewOutcome, reason: string | null, context: WriteContext): Decision<null> => {
-  const row = reviewRow(context.guildId, outcome, reason, new Date(context.now).toISOString())
-  const features = withFeature(state, outcome === "approved")
-  if (features === undefined) return { ...unchanged(state, null), persist: row }
-  // The feature changes as any change of the guild record does: audited as GUILD_UPDATE and dispatched.
-  const changed = recordChange(state, { features }, context)
-  return { ...changed, reply: null, persist: Effect.andThen(changed.persist ?? Effect.void, row) }
-}
+const review = (state: GuildState, outcome: ReviewOutcome, reason: string | null, context: WriteContext): Decision<null> =>
+  discoveryChange(state, outcome === "approved", context, reviewRow(context.guildId, outcome, reason, new Date(context.now).toISOString()))
 
 /**
  * POST /admin/discovery/applications/{id}/approve and /reject, and

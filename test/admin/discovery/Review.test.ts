@@ -167,6 +167,20 @@ layer(TestApi.layerWith({ DISCOVERY_MIN_MEMBERS: "1" }), { timeout: 120_000, exc
       expect(again.body).toEqual(expect.arrayContaining([expect.objectContaining({ guild_id: guild.guildId })]))
     }))
 
+  it.effect("an owner withdrawing a listed guild takes DISCOVERABLE away with the listing", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const guild = yield* applied
+      assert.strictEqual((yield* asAdmin("POST", `/admin/discovery/applications/${guild.guildId}/approve`, {})).status, 200)
+      assert.include(yield* featuresOf(guild), "DISCOVERABLE")
+      const withdrawn = yield* api.request("DELETE", `/guilds/${guild.guildId}/discovery`, { token: guild.token })
+      assert.strictEqual(withdrawn.status, 204, JSON.stringify(withdrawn.body))
+      assert.deepStrictEqual(yield* listedIds(guild), [])
+      assert.notInclude(yield* featuresOf(guild), "DISCOVERABLE")
+      assert.isNull(yield* ownerSees(guild))
+      expectError(yield* asAdmin("POST", `/admin/discovery/applications/${guild.guildId}/approve`, {}), 404, "DISCOVERY_APPLICATION_NOT_FOUND")
+    }))
+
   it.effect("lists a status's applications oldest first, a page at a time", () =>
     Effect.gen(function*() {
       const first = yield* applied
