@@ -12,7 +12,8 @@ import { auditEntries } from "../../expressions/Support.ts"
 const PURGE = "/admin/assets/purge"
 const hashOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex")
 
-const purge = (body: unknown) => Effect.flatMap(TestApi, (api) => api.request("POST", PURGE, { token: `Admin ${api.adminKey}`, body }))
+const purge = (body: unknown, headers?: Record<string, string>) =>
+  Effect.flatMap(TestApi, (api) => api.request("POST", PURGE, { token: `Admin ${api.adminKey}`, body, headers }))
 
 const served = (hash: string) =>
   Effect.flatMap(TestApi, (api) => Effect.promise(() => fetch(`${api.baseUrl}/media/${hash}`).then((r) => r.status)))
@@ -64,7 +65,7 @@ layerWithMedia("admin-assets")("POST /admin/assets/purge", (it) => {
       const { client } = yield* identified(member.token)
 
       const unknownId = "1234567890123"
-      const purged = yield* purge({ ids: [emojiId, stickerId, unknownId, emojiId] })
+      const purged = yield* purge({ ids: [emojiId, stickerId, unknownId, emojiId] }, { "x-audit-log-reason": "takedown%20request" })
       assert.strictEqual(purged.status, 200, JSON.stringify(purged.body))
       assert.deepStrictEqual(purged.body, {
         processed: [
@@ -92,12 +93,12 @@ layerWithMedia("admin-assets")("POST /admin/assets/purge", (it) => {
       // The guild's audit log has the deletions; the admin audit log the purges.
       const entries = yield* auditEntries(guildId)
       expect(entries.filter((e) => e.action_type === 62 || e.action_type === 92)).toMatchObject([
-        { action_type: 62, target_id: emojiId, changes: [{ key: "name", old_value: "kite" }] },
-        { action_type: 92, target_id: stickerId, changes: [{ key: "name", old_value: "kite" }] }
+        { action_type: 62, target_id: emojiId, reason: "takedown request", changes: [{ key: "name", old_value: "kite" }] },
+        { action_type: 92, target_id: stickerId, reason: "takedown request", changes: [{ key: "name", old_value: "kite" }] }
       ])
       const audited = yield* api.request("POST", "/admin/audit-logs/search", { token: `Admin ${api.adminKey}`, body: { target_id: emojiId } })
       expect(audited.body).toMatchObject({
-        logs: [{ action: "purge_guild_emoji_asset", target_type: "guild_emoji", metadata: { asset_type: "emoji", guild_id: guildId } }]
+        logs: [{ action: "purge_guild_emoji_asset", target_type: "guild_emoji", audit_log_reason: "takedown request", metadata: { asset_type: "emoji", guild_id: guildId } }]
       })
       const unknown = yield* api.request("POST", "/admin/audit-logs/search", { token: `Admin ${api.adminKey}`, body: { target_id: unknownId } })
       expect(unknown.body).toMatchObject({ logs: [{ action: "purge_asset", target_type: "asset", metadata: { asset_type: "unknown" } }] })
