@@ -12,6 +12,8 @@ import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
+import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { AdminMessagesHttp } from "./admin/messages/Http.ts"
 import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
@@ -143,6 +145,8 @@ const handlersLayer = Layer.mergeAll(
   AdminUserProfileHttp,
   AdminUserSecurityHttp,
   AdminMessagesHttp,
+  AdminDiscoveryHttp,
+  AdminAssetsHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

@@ -13,6 +13,7 @@ import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 import { CATEGORIES } from "./Categories.ts"
 import { DiscoveryRepo } from "./Repo.ts"
+import { AUDIT_REASON_HEADER, decodeAuditReason } from "../guilds/AuditReason.ts"
 import type { GuildId } from "../model/Ids.ts"
 
 const MEMBER = "0"
@@ -91,11 +92,16 @@ const DiscoveryHandlers = HttpApiBuilder.group(Api, "discovery", (handlers) =>
             ? notFound()
             : new BadRequest({ code: "DISCOVERY_APPLICATION_ALREADY_REVIEWED", message: "The application was reviewed already" }))
         }))
-      .handle("withdraw", ({ params }) =>
+      .handle("withdraw", ({ params, request }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           yield* requireHolder(params.guild_id, me.id, MANAGE_GUILD)
-          if (!(yield* repo.withdraw(params.guild_id))) return yield* notFound()
+          if ((yield* repo.application(params.guild_id)) === undefined) return yield* notFound()
+          // Through the actor: a listed guild loses its DISCOVERABLE feature with the listing.
+          yield* actors.write(params.guild_id, Discovery.withdrawFromDiscovery, {}, {
+            actorId: me.id,
+            reason: decodeAuditReason(request.headers[AUDIT_REASON_HEADER])
+          })
         }))
   })))
 

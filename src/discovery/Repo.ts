@@ -52,11 +52,11 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
   readonly apply: (guildId: string, request: DiscoveryApplicationRequest) => Effect.Effect<boolean>
   /** Changes a pending application; undefined when there is none pending. */
   readonly amend: (guildId: string, patch: DiscoveryApplicationPatchRequest) => Effect.Effect<DiscoveryApplicationResponse | undefined>
-  /** Withdraws the application (or the listing); false when there was none. */
-  readonly withdraw: (guildId: string) => Effect.Effect<boolean>
   readonly memberCount: (guildId: string) => Effect.Effect<number>
   readonly isListed: (guildId: string) => Effect.Effect<boolean>
   readonly search: (query: DiscoverySearchQuery) => Effect.Effect<{ guilds: ReadonlyArray<DiscoveryGuild>; total: number }>
+  /** Applications of one status for staff, oldest first, after the application of the guild `cursor`. */
+  readonly list: (query: { status: string; limit: number; cursor: string | undefined }) => Effect.Effect<ReadonlyArray<DiscoveryApplicationResponse>>
 }>()("guildhall/DiscoveryRepo") {
   static readonly layer = Layer.effect(
     DiscoveryRepo,
@@ -131,15 +131,21 @@ export class DiscoveryRepo extends Context.Service<DiscoveryRepo, {
         }
       }, Effect.orDie)
 
+      const list = Effect.fn("DiscoveryRepo.list")(function*(query: { status: string; limit: number; cursor: string | undefined }) {
+        const after = query.cursor === undefined
+          ? sql`TRUE`
+          : sql`(d.applied_at, d.guild_id) > (SELECT applied_at, guild_id FROM guild_discovery WHERE guild_id = ${query.cursor})`
+        const rows = yield* sql<ApplicationRow>`SELECT d.*, g.nsfw_level FROM guild_discovery d JOIN guilds g ON g.id = d.guild_id
+                                                WHERE d.status = ${query.status} AND ${after}
+                                                ORDER BY d.applied_at, d.guild_id LIMIT ${query.limit}`
+        return rows.map(toApplication)
+      }, Effect.orDie)
+
       return DiscoveryRepo.of({
         application,
+        list,
         apply,
         amend,
-        withdraw: Effect.fn("DiscoveryRepo.withdraw")((guildId) =>
-          sql`DELETE FROM guild_discovery WHERE guild_id = ${guildId} RETURNING guild_id`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            Effect.orDie
-          )),
         memberCount: Effect.fn("DiscoveryRepo.memberCount")((guildId) =>
           sql<{ n: number | string }>`SELECT count(*) AS n FROM guild_members WHERE guild_id = ${guildId}`.pipe(
             Effect.map((rows) => Number(rows[0]?.n ?? 0)),

@@ -4,6 +4,8 @@ import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
+import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
+import { AdminAssetsApi } from "../admin/assets/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
@@ -93,5 +95,7 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminUserProfileApi)
   .add(AdminUserSecurityApi)
   .add(AdminMessagesApi)
+  .add(AdminDiscoveryApi)
+  .add(AdminAssetsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

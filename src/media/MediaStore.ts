@@ -18,8 +18,9 @@ export const mediaUnavailable = (error: ObjectStoreError) =>
  * Uploaded files (emoji and sticker images, message attachments), content-addressed: the same
  * bytes are stored once whoever uploads them, and an object never changes, so
  * it can be cached forever. Nothing is deleted when a row stops pointing at an
- * object: another row may share it. Only a remote store fails as a matter of
- * course; local disk trouble is a defect.
+ * object: another row may share it; only an operator's purge removes one, once
+ * no row points at it. Only a remote store fails as a matter of course; local
+ * disk trouble is a defect.
  */
 export class MediaStore extends Context.Service<MediaStore, {
   /** Stores the bytes (once) and answers their hash. */
@@ -32,6 +33,8 @@ export class MediaStore extends Context.Service<MediaStore, {
   readonly putFile: (path: string, hash: string, size: number) => Effect.Effect<void, ObjectStoreError>
   /** The bytes of `hash`, or undefined when nothing is stored under it. */
   readonly get: (hash: string) => Effect.Effect<Uint8Array | undefined, ObjectStoreError>
+  /** Removes the object of `hash`; nothing when there is none. */
+  readonly remove: (hash: string) => Effect.Effect<void, ObjectStoreError>
 }>()("guildhall/MediaStore") {
   /** On local disk under `root`, fanned out by the first two hex digits of the hash. */
   static readonly local = (root: string) => {
@@ -72,7 +75,9 @@ export class MediaStore extends Context.Service<MediaStore, {
           )
         )
         : Effect.succeed(undefined))
-    return MediaStore.of({ put, putFile, get })
+    const remove = Effect.fn("MediaStore.remove")((hash: string) =>
+      MEDIA_HASH.test(hash) ? Effect.promise(() => Fs.rm(pathOf(hash), { force: true })) : Effect.void)
+    return MediaStore.of({ put, putFile, get, remove })
   }
 
   /** On an S3-compatible store (S3Store.ts). */

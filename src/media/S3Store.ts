@@ -3,7 +3,7 @@
  * path-style (`endpoint/bucket/hash`, which every implementation accepts),
  * signed with AWS Signature V4 by hand (SigV4.ts) over `fetch`. No AWS SDK:
  * its S3 client pulls in dozens of packages and megabytes of code for the
- * three calls this store makes (HEAD, PUT, GET).
+ * four calls this store makes (HEAD, PUT, GET, DELETE).
  */
 import { Effect, Redacted, Schema } from "effect"
 import { createReadStream } from "node:fs"
@@ -36,7 +36,7 @@ export const s3Store = (settings: MediaS3Settings) => {
   }
 
   /** A body in memory, or a file streamed from disk (an attachment: never read into memory whole). */
-  const send = (method: "HEAD" | "GET" | "PUT", hash: string, body?: Uint8Array | { readonly path: string; readonly size: number }) =>
+  const send = (method: "HEAD" | "GET" | "PUT" | "DELETE", hash: string, body?: Uint8Array | { readonly path: string; readonly size: number }) =>
     Effect.tryPromise({
       try: async (): Promise<StoreReply> => {
         const url = new URL(`${settings.endpoint}/${settings.bucket}/${hash}`)
@@ -92,5 +92,12 @@ export const s3Store = (settings: MediaS3Settings) => {
       })
       : Effect.succeed(undefined))
 
-  return { put, putFile, get }
+  /** S3 answers 204 whether or not the object was there; some stores answer 404 when it was not. */
+  const remove = Effect.fn("MediaStore.remove")((hash: string) =>
+    MEDIA_HASH.test(hash)
+      ? Effect.flatMap(send("DELETE", hash), (reply) =>
+        reply.status === 204 || reply.status === 200 || reply.status === 404 ? Effect.void : Effect.fail(refused("DELETE", hash, reply)))
+      : Effect.void)
+
+  return { put, putFile, get, remove }
 }

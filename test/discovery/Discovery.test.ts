@@ -7,10 +7,13 @@ import { queryAt } from "../support/Postgres.ts"
 
 const APPLICATION = { description: "A guild for people who build lanterns", category_type: 4, custom_tags: ["lanterns", "craft"] }
 
-/** What an operator's review does (the admin side of discovery is not this domain's). */
+/** An operator's review (test/admin/discovery tests it). */
 const approve = (guildId: string) =>
   Effect.flatMap(TestApi, (api) =>
-    queryAt(api.databaseUrl, "UPDATE guild_discovery SET status = 'approved', reviewed_at = now() WHERE guild_id = $1", [guildId]))
+    Effect.map(
+      api.request("POST", `/admin/discovery/applications/${guildId}/approve`, { token: `Admin ${api.adminKey}`, body: {} }),
+      (reply) => assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+    ))
 
 const search = (token: string, query: string) =>
   Effect.flatMap(TestApi, (api) => api.request("GET", `/discovery/guilds?${query}`, { token }))

@@ -81,6 +81,11 @@ export class FakeS3 extends Context.Service<FakeS3, {
           objects.set(key, body)
           return response.writeHead(200, { etag: `"${sha256(body)}"` }).end()
         }
+        // As S3: 204 whether or not the object was there.
+        if (request.method === "DELETE") {
+          objects.delete(key)
+          return response.writeHead(204).end()
+        }
         const object = objects.get(key)
         if (object === undefined) return refuse(response, 404, "NoSuchKey", request.method)
         response.writeHead(200, { "content-length": object.length, "content-type": "application/octet-stream" })

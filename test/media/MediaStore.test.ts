@@ -27,6 +27,16 @@ describe("MediaStore.local", () => {
       assert.deepStrictEqual(Buffer.from(back), bytes)
     })))
 
+  it.effect("removes a file, and removing one that is not there is no failure", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const store = MediaStore.local(yield* scratch)
+      const hash = yield* store.put(png(11, 11))
+      yield* store.remove(hash)
+      assert.strictEqual(yield* store.get(hash), undefined)
+      yield* store.remove(hash)
+      yield* store.remove("../../etc/passwd")
+    })))
+
   it.effect("answers undefined for a hash it does not hold or a name that is no hash", () =>
     Effect.scoped(Effect.gen(function*() {
       const store = MediaStore.local(yield* scratch)

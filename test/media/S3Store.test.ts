@@ -44,6 +44,19 @@ layer(FakeS3.layer, { excludeTestServices: true })("MediaStore.s3 against a fake
       assert.deepStrictEqual(Buffer.from(back), bytes)
     }))
 
+  it.effect("removes an object, and removing one that is not there is no failure", () =>
+    Effect.gen(function*() {
+      const s3 = yield* FakeS3
+      const store = storeAt(s3.endpoint)
+      const hash = yield* store.put(png(17, 17))
+      yield* store.remove(hash)
+      assert.isFalse(s3.objects.has(hash))
+      assert.strictEqual(yield* store.get(hash), undefined)
+      yield* store.remove(hash)
+      yield* store.remove("../not-a-hash")
+      assert.notInclude(s3.requests, "DELETE ../not-a-hash")
+    }))
+
   it.effect("putFile streams a file from disk under its hash (message attachments)", () =>
     Effect.gen(function*() {
       const s3 = yield* FakeS3

@@ -154,24 +154,30 @@ export const updateOne = <Item extends GuildEmoji, New, View>(
     }
   })
 
+/** The item `before` removed, audited and announced: whoever may remove it (a member, an operator) was checked. */
+export const removeItem = <Item extends GuildEmoji, New, View, Reply>(
+  kind: AnyKind<Item, New, View>,
+  state: GuildState,
+  before: Item,
+  reply: Reply
+): Decision<Reply> => {
+  const next = kind.withAll(state, withEntry(kind.all(state), before.id, undefined))
+  return {
+    next,
+    reply,
+    persist: kind.remove(before.id),
+    audit: [{ actionType: kind.actions.delete, targetId: before.id, changes: [{ key: "name", old_value: before.name }] }],
+    events: [announce(kind, next)]
+  }
+}
+
 /** The image stays in the media store: another expression may share it. */
 export const deleteOne = <Item extends GuildEmoji, New, View>(
   kind: AnyKind<Item, New, View>,
   state: GuildState,
   id: string,
   context: Context
-) =>
-  Effect.gen(function*() {
-    const before = yield* findManaged(kind, state, id, context.actorId)
-    const next = kind.withAll(state, withEntry(kind.all(state), id, undefined))
-    return {
-      next,
-      reply: null,
-      persist: kind.remove(id),
-      audit: [{ actionType: kind.actions.delete, targetId: id, changes: [{ key: "name", old_value: before.name }] }],
-      events: [announce(kind, next)]
-    }
-  })
+) => Effect.map(findManaged(kind, state, id, context.actorId), (before) => removeItem(kind, state, before, null))
 
 /** Every member sees them, with who made each. */
 export const listAll = <Item extends GuildEmoji, New, View>(kind: AnyKind<Item, New, View>, state: GuildState, viewerId: string) =>

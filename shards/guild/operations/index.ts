@@ -9,6 +9,8 @@ import { expressionsReads, expressionsWrites } from "./Expressions.ts"
 import { bansReads, bansWrites } from "./Bans.ts"
 import { invitesReads, invitesWrites } from "./Invites.ts"
 import { discoveryWrites } from "./Discovery.ts"
+import { adminDiscoveryWrites } from "./AdminDiscovery.ts"
+import { adminAssetsWrites } from "./AdminAssets.ts"
 import { botsWrites } from "./Bots.ts"
 import { messagesWrites } from "./Messages.ts"
 import { messageEditWrites } from "./MessageEdits.ts"
@@ -43,6 +45,8 @@ export const writes = [
   ...bansWrites,
   ...invitesWrites,
   ...discoveryWrites,
+  ...adminDiscoveryWrites,
+  ...adminAssetsWrites,
   ...botsWrites,
   ...messagesWrites,
   ...messageEditWrites,
