@@ -12,6 +12,7 @@ import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
@@ -140,6 +141,7 @@ const handlersLayer = Layer.mergeAll(
   AdminUserLookupHttp,
   AdminUserProfileHttp,
   AdminUserSecurityHttp,
+  AdminGuildsHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

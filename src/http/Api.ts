@@ -3,6 +3,7 @@ import { AccountApi } from "../account/Api.ts"
 import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
+import { AdminGuildsApi } from "../admin/guilds/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
@@ -91,5 +92,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminUserLookupApi)
   .add(AdminUserProfileApi)
   .add(AdminUserSecurityApi)
+  .add(AdminGuildsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

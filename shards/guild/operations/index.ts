@@ -1,4 +1,6 @@
 import { guildReads, guildWrites } from "./Guild.ts"
+import { adminGuildReads, adminGuildWrites } from "./AdminGuild.ts"
+import { adminMembersWrites } from "./AdminMembers.ts"
 import { membersReads, membersWrites } from "./Members.ts"
 import { memberUsersWrites } from "./MemberUsers.ts"
 import { settingsReads, settingsWrites } from "./Settings.ts"
@@ -50,7 +52,9 @@ export const writes = [
   ...messageJobWrites,
   deleteAttachment,
   ...messageAckWrites,
-  ...temporaryMembersWrites
+  ...temporaryMembersWrites,
+  ...adminGuildWrites,
+  ...adminMembersWrites
 ] as const
 
 export const reads = [
@@ -70,7 +74,8 @@ export const reads = [
   ...messageJobReads,
   ...messageVisibilityReads,
   ...messageUploadReads,
-  ...voiceReads
+  ...voiceReads,
+  ...adminGuildReads
 ] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =

@@ -1,0 +1,51 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { GuildAdminResponse } from "../../model/AdminGuilds.ts"
+
+/** `%` and `_` match themselves in a LIKE pattern built from `text`. */
+const likeAnywhere = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** The admin guild search, straight from Postgres (every guild write is persisted before it answers). */
+export class AdminGuildSearch extends Context.Service<AdminGuildSearch, {
+  /** Guilds whose name holds `query` or whose id is it, by id, and how many match in all. */
+  readonly search: (q: { query?: string | undefined; limit: number; offset: number }) => Effect.Effect<{
+    guilds: ReadonlyArray<GuildAdminResponse>
+    total: number
+  }>
+}>()("guildhall/AdminGuildSearch") {
+  static readonly layer = Layer.effect(
+    AdminGuildSearch,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const search = Effect.fn("AdminGuildSearch.search")(function*(q: { query?: string | undefined; limit: number; offset: number }) {
+        const query = q.query?.trim() ?? ""
+        const where = query === ""
+          ? sql`TRUE`
+          : sql`(lower(g.name) LIKE ${likeAnywhere(query)} OR g.id::text = ${query})`
+        const rows = yield* sql<{
+          id: string
+          name: string
+          features: ReadonlyArray<string>
+          owner_id: string
+          icon: string | null
+          banner: string | null
+          member_count: number
+          total: string
+        }>`
+          SELECT g.id::text AS id, g.name, g.features, g.owner_id::text AS owner_id, g.icon, g.banner,
+                 (SELECT count(*)::int FROM guild_members n WHERE n.guild_id = g.id) AS member_count,
+                 count(*) OVER () AS total
+          FROM guilds g WHERE ${where}
+          ORDER BY g.id LIMIT ${q.limit} OFFSET ${q.offset}`
+        const total = rows[0] === undefined
+          ? Number((yield* sql<{ n: string }>`SELECT count(*) AS n FROM guilds g WHERE ${where}`)[0]?.n ?? 0)
+          : Number(rows[0].total)
+        return {
+          guilds: rows.map(({ total: _, ...row }): GuildAdminResponse => ({ ...row, member_count: Number(row.member_count) })),
+          total
+        }
+      }, Effect.orDie)
+      return { search }
+    })
+  )
+}
