@@ -37,7 +37,7 @@ export const adminKickMember = write("AdminKickMember", { targetId: CarriedId.Us
 
 /** POST /admin/guilds/ban-member: a member or not; never the owner. */
 export const adminBanMember = write("AdminBanMember", BanFields, Schema.Null, (state, command, context) =>
-  Effect.as(refuseOwner(state, command.target.id), banDecision(state, command, context)))
+  Effect.map(refuseOwner(state, command.target.id), () => banDecision(state, command, context)))
 
 /**
  * POST /admin/guilds/force-add-user and the bulk form: `user` joins as if they

@@ -36,7 +36,9 @@ export const BanFields = {
   deleteMessageDays: Schema.Int,
   durationSeconds: Schema.Int,
   /** The target's messages of those days as Postgres had them, for the ones older than the windows. */
-  storedMessages: Schema.optional(Schema.Array(StoredMessageRef))
+  storedMessages: Schema.optional(Schema.Array(StoredMessageRef)),
+  /** Those of the stored messages under a legal hold: they stay. */
+  heldMessageIds: Schema.optional(Schema.Array(Schema.String))
 }
 const BanCommand = Schema.Struct(BanFields)
 
@@ -46,7 +48,7 @@ const BanCommand = Schema.Struct(BanFields)
  */
 export const banDecision = (
   state: GuildState,
-  { target, reason, deleteMessageDays, durationSeconds, storedMessages }: typeof BanCommand.Type,
+  { target, reason, deleteMessageDays, durationSeconds, storedMessages, heldMessageIds }: typeof BanCommand.Type,
   context: WriteContext
 ): Decision<null> => {
   const isMember = state.members.has(target.id)
@@ -59,7 +61,9 @@ export const banDecision = (
     expires_at: banExpiry(context.now, durationSeconds)
   }
   const fromId = firstIdAt(context.now - deleteMessageDays * 24 * 3600_000)
-  const purged = deleteMessageDays > 0 ? authorMessagesSince(state, target.id, fromId, storedMessages ?? []) : new Map()
+  const purged = deleteMessageDays > 0
+    ? authorMessagesSince(state, target.id, fromId, storedMessages ?? [], new Set(heldMessageIds))
+    : new Map()
   const botRole = botRoleRemoval(withoutMember(withBan(pruned.state, ban), target.id), context.guildId, target.id)
   const next = withoutMessages(botRole.next, purged)
   const persist = Effect.gen(function*() {

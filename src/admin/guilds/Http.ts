@@ -191,13 +191,15 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
           const storedMessages = days > 0
             ? yield* authorMessages.since(payload.guild_id, target.id, firstIdAt(Date.now() - days * 24 * 3600_000))
             : undefined
+          const heldMessageIds = storedMessages === undefined ? undefined : yield* authorMessages.held(storedMessages)
           const reason = payload.reason ?? null
           yield* actors.write(payload.guild_id, AdminMembers.adminBanMember, {
             target: toUserPartial(target),
             reason,
             deleteMessageDays: days,
             durationSeconds: payload.ban_duration_seconds ?? 0,
-            storedMessages
+            storedMessages,
+            heldMessageIds
           }, { actorId: op.id, reason })
           yield* audit("guild.ban_member", "user", payload.user_id, {
             guild_id: payload.guild_id,

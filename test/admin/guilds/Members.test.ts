@@ -4,6 +4,7 @@ import { dataOf, identified, nextMatching } from "../../gateway/Client.ts"
 import { eventuallyGuilds } from "../../invites/Fixtures.ts"
 import { expectError, field, TestApi } from "../../support/Api.ts"
 import { auditEntries } from "../../support/Audit.ts"
+import { queryAt } from "../../support/Postgres.ts"
 import { adminLogs, adminOk, asAdmin, guildWith, operatorId } from "./Fixtures.ts"
 
 const about = (userId: string) => (d: unknown) => JSON.stringify(d).includes(`"id":"${userId}"`)
@@ -44,6 +45,28 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin gui
       expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: guildId, user_id: owner.userId }), 400, "INVALID_FORM_BODY")
       expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: guildId, user_id: "1" }), 404, "UNKNOWN_USER")
       expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: "1", user_id: member.userId }), 404, "UNKNOWN_GUILD")
+    }))
+
+  it.effect("ban-member keeps the messages under a legal hold", () =>
+    Effect.gen(function*() {
+      const { api, owner, members, guildId, channelId } = yield* guildWith(1)
+      const [member] = members
+      if (member === undefined) throw new Error("no member")
+      const post = (content: string) =>
+        Effect.map(api.request("POST", `/channels/${channelId}/messages`, { token: member.token, body: { content } }), (r) => {
+          assert.strictEqual(r.status, 200, JSON.stringify(r.body))
+          return field(r.body, "id")
+        })
+      const held = yield* post("evidence")
+      const loose = yield* post("noise")
+      yield* queryAt(api.databaseUrl, "INSERT INTO legal_hold_messages (message_id, report_id) VALUES ($1, 1)", [held])
+      yield* adminOk("/admin/guilds/ban-member", { guild_id: guildId, user_id: member.userId, delete_message_days: 7 }, 204)
+      const read = (id: string) => api.request("GET", `/channels/${channelId}/messages/${id}`, { token: owner.token })
+      assert.strictEqual((yield* read(loose)).status, 404)
+      expect((yield* read(held)).body).toMatchObject({ id: held, content: "evidence" })
+      // Not just the actor's memory: Postgres kept it too.
+      yield* adminOk("/admin/guilds/reload", { guild_id: guildId })
+      expect((yield* read(held)).body).toMatchObject({ id: held, content: "evidence" })
     }))
 
   it.effect("kick-member: the member leaves, sessions see it; the owner and strangers cannot be kicked", () =>
