@@ -5,6 +5,7 @@ import * as AdminGuild from "../../../shards/guild/operations/AdminGuild.ts"
 import * as AdminMembers from "../../../shards/guild/operations/AdminMembers.ts"
 import { GuildRepo } from "../../../shards/guild/Repo.ts"
 import { Actors } from "../../guilds/Actors.ts"
+import { auditReason } from "../../guilds/AuditReason.ts"
 import { VanityUrls } from "../../guilds/VanityUrls.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentOperator } from "../../http/Authentication.ts"
@@ -34,6 +35,12 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
     const searcher = yield* AdminGuildSearch
     const config = yield* AppConfig
 
+    /** The operator, and the request's X-Audit-Log-Reason for the guild's own audit entries. */
+    const writer = Effect.gen(function*() {
+      const op = yield* CurrentOperator
+      return { actorId: op.id, reason: yield* auditReason }
+    })
+
     const requireGuild = (guildId: GuildId) =>
       Effect.flatMap(guilds.exists(guildId), (found) => (found ? Effect.void : Effect.fail(unknown("GUILD"))))
 
@@ -44,18 +51,16 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
     /** A record change of an existing guild by the operator, audited; answered as GuildUpdateResponse. */
     const changeRecord = (action: string, guildId: GuildId, change: AdminGuild.AdminRecordChange, metadata: Record<string, string>) =>
       Effect.gen(function*() {
-        const op = yield* CurrentOperator
         yield* requireGuild(guildId)
-        const guild = yield* actors.write(guildId, AdminGuild.adminChangeRecord, { change }, { actorId: op.id })
+        const guild = yield* actors.write(guildId, AdminGuild.adminChangeRecord, { change }, yield* writer)
         yield* audit(action, "guild", guildId, metadata)
         return { guild }
       })
 
     const updateFeatures = (guildId: GuildId, add: ReadonlyArray<string>, remove: ReadonlyArray<string>, bulk: boolean) =>
       Effect.gen(function*() {
-        const op = yield* CurrentOperator
         yield* requireGuild(guildId)
-        const guild = yield* actors.write(guildId, AdminGuild.adminUpdateFeatures, { add, remove }, { actorId: op.id })
+        const guild = yield* actors.write(guildId, AdminGuild.adminUpdateFeatures, { add, remove }, yield* writer)
         yield* audit("guild.update_features", "guild", guildId, {
           add_features: add.join(","),
           remove_features: remove.join(","),
@@ -78,11 +83,10 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
 
     const addMember = (guildId: GuildId, userId: UserId) =>
       Effect.gen(function*() {
-        const op = yield* CurrentOperator
         yield* requireGuild(guildId)
         const user = yield* users.findById(userId)
         if (user === undefined) return yield* unknown("USER")
-        yield* actors.write(guildId, AdminMembers.adminAddMember, { user: toUserPartial(user) }, { actorId: op.id })
+        yield* actors.write(guildId, AdminMembers.adminAddMember, { user: toUserPartial(user) }, yield* writer)
         yield* tellUser(userId, guildId, true)
       })
 
@@ -139,7 +143,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
             }
           }
           const before = yield* actors.read(payload.guild_id, AdminGuild.adminLookup, {}, op.id)
-          const guild = yield* actors.write(payload.guild_id, AdminGuild.adminSetVanity, { code }, { actorId: op.id })
+          const guild = yield* actors.write(payload.guild_id, AdminGuild.adminSetVanity, { code }, yield* writer)
           yield* audit("guild.update_vanity", "guild", payload.guild_id, {
             old_vanity: before.vanity_url_code ?? "",
             new_vanity: code ?? ""
@@ -163,7 +167,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
           const before = yield* actors.read(payload.guild_id, AdminGuild.adminLookup, {}, op.id)
           const guild = yield* actors.write(payload.guild_id, AdminGuild.adminTransferOwnership, {
             newOwnerId: payload.new_owner_id
-          }, { actorId: op.id })
+          }, yield* writer)
           yield* audit("guild.transfer_ownership", "guild", payload.guild_id, {
             old_owner_id: before.owner_id,
             new_owner_id: payload.new_owner_id
@@ -172,9 +176,8 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
         }))
       .handle("delete", ({ payload }) =>
         Effect.gen(function*() {
-          const op = yield* CurrentOperator
           yield* requireGuild(payload.guild_id)
-          const deleted = yield* actors.write(payload.guild_id, AdminGuild.adminDeleteGuild, {}, { actorId: op.id })
+          const deleted = yield* actors.write(payload.guild_id, AdminGuild.adminDeleteGuild, {}, yield* writer)
           yield* audit("guild.delete", "guild", payload.guild_id)
           // Postgres no longer lists the memberships; the user actors hold them in memory until told.
           yield* Effect.forEach(deleted.memberIds, (userId) => tellUser(userId, payload.guild_id, false), { discard: true })
@@ -200,7 +203,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
             durationSeconds: payload.ban_duration_seconds ?? 0,
             storedMessages,
             heldMessageIds
-          }, { actorId: op.id, reason })
+          }, { actorId: op.id, reason: (yield* auditReason) ?? reason })
           yield* audit("guild.ban_member", "user", payload.user_id, {
             guild_id: payload.guild_id,
             delete_message_days: String(days),
@@ -211,9 +214,8 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
         }))
       .handle("kickMember", ({ payload }) =>
         Effect.gen(function*() {
-          const op = yield* CurrentOperator
           yield* requireGuild(payload.guild_id)
-          yield* actors.write(payload.guild_id, AdminMembers.adminKickMember, { targetId: payload.user_id }, { actorId: op.id })
+          yield* actors.write(payload.guild_id, AdminMembers.adminKickMember, { targetId: payload.user_id }, yield* writer)
           yield* audit("guild.kick_member", "user", payload.user_id, { guild_id: payload.guild_id })
           yield* tellUser(payload.user_id, payload.guild_id, false)
         }))

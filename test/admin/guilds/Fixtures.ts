@@ -48,4 +48,6 @@ export const guildWith = (joiners: number, name = "The Hall") =>
 /** The admin audit log's entries about `targetId`. */
 export const adminLogs = (targetId: string) =>
   Effect.map(adminOk("/admin/audit-logs", { target_id: targetId, limit: 100 }), (body) =>
-    (body as { logs: ReadonlyArray<{ action: string; admin_user_id: string; metadata: Record<string, string> }> }).logs)
+    (body as {
+      logs: ReadonlyArray<{ action: string; admin_user_id: string; audit_log_reason: string | null; metadata: Record<string, string> }>
+    }).logs)

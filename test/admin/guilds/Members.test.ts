@@ -5,7 +5,7 @@ import { eventuallyGuilds } from "../../invites/Fixtures.ts"
 import { expectError, field, TestApi } from "../../support/Api.ts"
 import { auditEntries } from "../../support/Audit.ts"
 import { queryAt } from "../../support/Postgres.ts"
-import { adminLogs, adminOk, asAdmin, guildWith, operatorId } from "./Fixtures.ts"
+import { adminLogs, adminOk, adminToken, asAdmin, guildWith, operatorId } from "./Fixtures.ts"
 
 const about = (userId: string) => (d: unknown) => JSON.stringify(d).includes(`"id":"${userId}"`)
 
@@ -75,13 +75,21 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin gui
       const [member] = members
       if (member === undefined) throw new Error("no member")
       const session = (yield* identified(owner.token)).client
-      yield* adminOk("/admin/guilds/kick-member", { guild_id: guildId, user_id: member.userId }, 204)
+      const kicked = yield* api.request("POST", "/admin/guilds/kick-member", {
+        token: yield* adminToken,
+        body: { guild_id: guildId, user_id: member.userId },
+        headers: { "x-audit-log-reason": "rule%201" }
+      })
+      assert.strictEqual(kicked.status, 204, JSON.stringify(kicked.body))
       yield* nextMatching(session, "GUILD_MEMBER_REMOVE", about(member.userId))
       const gone = yield* api.request("GET", `/guilds/${guildId}/members/${member.userId}`, { token: owner.token })
       expectError(gone, 404, "UNKNOWN_MEMBER")
       assert.notInclude(yield* eventuallyGuilds(member.token, (ids) => !ids.includes(guildId)), guildId)
       expect(yield* auditEntries(guildId)).toEqual(expect.arrayContaining([
-        expect.objectContaining({ action_type: 20, target_id: member.userId, user_id: yield* operatorId })
+        expect.objectContaining({ action_type: 20, target_id: member.userId, user_id: yield* operatorId, reason: "rule 1" })
+      ]))
+      expect(yield* adminLogs(member.userId)).toEqual(expect.arrayContaining([
+        expect.objectContaining({ action: "guild.kick_member", audit_log_reason: "rule 1" })
       ]))
       expectError(yield* asAdmin("/admin/guilds/kick-member", { guild_id: guildId, user_id: member.userId }), 404, "UNKNOWN_MEMBER")
       expectError(yield* asAdmin("/admin/guilds/kick-member", { guild_id: guildId, user_id: owner.userId }), 400, "INVALID_FORM_BODY")
