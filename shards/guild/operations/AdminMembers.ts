@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { BadRequest, invalidField, unknown } from "../../../src/model/Errors.ts"
+import { BadRequest, missingPermissions, unknown } from "../../../src/model/Errors.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 import { UserPartialResponse } from "../../../src/model/Users.ts"
 import { admit, MAX_MEMBERS } from "../members/Admission.ts"
@@ -20,11 +20,12 @@ const MEMBER_KICK = 20
 /** JoinSourceType 0: no recorded way in (JoinSources.ts); an operator's addition is none of the others. */
 const JOIN_SOURCE_NONE = 0
 
-/** The owner holds the guild: they leave it only after a transfer. */
+/**
+ * The owner holds the guild: they leave it only after a transfer. Refused as a
+ * moderator is refused over the owner (the owner outranks everyone).
+ */
 const refuseOwner = (state: GuildState, userId: string) =>
-  state.guild.owner_id === userId
-    ? Effect.fail(invalidField("user_id", "CANNOT_REMOVE_GUILD_OWNER", "The owner cannot be removed; transfer the guild first"))
-    : Effect.void
+  state.guild.owner_id === userId ? Effect.fail(missingPermissions()) : Effect.void
 
 /** POST /admin/guilds/kick-member */
 export const adminKickMember = write("AdminKickMember", { targetId: CarriedId.UserId }, Schema.Null, (state, { targetId }, context) =>

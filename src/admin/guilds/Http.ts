@@ -11,13 +11,13 @@ import { Api } from "../../http/Api.ts"
 import { CurrentOperator } from "../../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../../messages/AuthorMessagesRepo.ts"
-import { invalidField, unknown } from "../../model/Errors.ts"
+import { BadRequest, invalidField, unknown } from "../../model/Errors.ts"
 import { CarriedId, type GuildId, type UserId } from "../../model/Ids.ts"
 import { toUserPartial } from "../../model/Users.ts"
 import { AppConfig } from "../../platform/Config.ts"
 import { UsersRepo } from "../../users/Repo.ts"
 import { AdminRepo } from "../Repo.ts"
-import { AdminGuildSearch } from "./Repo.ts"
+import { AdminGuildsRepo } from "./Repo.ts"
 
 /**
  * /admin/guilds/* and the guild bulk routes. Every change is a write of the
@@ -32,7 +32,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
     const users = yield* UsersRepo
     const vanity = yield* VanityUrls
     const authorMessages = yield* AuthorMessagesRepo
-    const searcher = yield* AdminGuildSearch
+    const postgres = yield* AdminGuildsRepo
     const config = yield* AppConfig
 
     /** The operator, and the request's X-Audit-Log-Reason for the guild's own audit entries. */
@@ -108,7 +108,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
           return { guild: yield* actors.read(payload.guild_id, AdminGuild.adminLookup, {}, op.id) }
         }))
       .handle("search", ({ payload }) =>
-        searcher.search({ query: payload.query, limit: payload.limit ?? 50, offset: payload.offset ?? 0 }))
+        postgres.search({ query: payload.query, limit: payload.limit ?? 50, offset: payload.offset ?? 0 }))
       .handle("listMembers", ({ payload }) =>
         Effect.gen(function*() {
           const op = yield* CurrentOperator
@@ -139,7 +139,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
           if (code !== null) {
             const holder = yield* vanity.holder(code)
             if (holder !== undefined && holder !== payload.guild_id) {
-              return yield* invalidField("vanity_url_code", "VANITY_URL_CODE_TAKEN", "This vanity URL is already taken")
+              return yield* invalidField("vanity_url_code", "THIS_VANITY_URL_IS_ALREADY_TAKEN", "This vanity URL is already taken")
             }
           }
           const before = yield* actors.read(payload.guild_id, AdminGuild.adminLookup, {}, op.id)
@@ -177,6 +177,13 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
       .handle("delete", ({ payload }) =>
         Effect.gen(function*() {
           yield* requireGuild(payload.guild_id)
+          // The guild's rows go with it, messages included: held ones must not (shards/actors/LegalHolds.ts).
+          if (yield* postgres.holdsMessages(payload.guild_id)) {
+            return yield* new BadRequest({
+              code: "GUILD_UNDER_LEGAL_HOLD",
+              message: "Messages of this guild are under a legal hold; release it before deleting the guild"
+            })
+          }
           const deleted = yield* actors.write(payload.guild_id, AdminGuild.adminDeleteGuild, {}, yield* writer)
           yield* audit("guild.delete", "guild", payload.guild_id)
           // Postgres no longer lists the memberships; the user actors hold them in memory until told.
@@ -264,5 +271,5 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
   })))
 
 export const AdminGuildsHttp = perRequestMiddlewaresOnly(AdminGuildsHandlers).pipe(
-  Layer.provide([AdminGuildSearch.layer, VanityUrls.layer, AuthorMessagesRepo.layer])
+  Layer.provide([AdminGuildsRepo.layer, VanityUrls.layer, AuthorMessagesRepo.layer])
 )

@@ -5,19 +5,21 @@ import type { GuildAdminResponse } from "../../model/AdminGuilds.ts"
 /** `%` and `_` match themselves in a LIKE pattern built from `text`. */
 const likeAnywhere = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-/** The admin guild search, straight from Postgres (every guild write is persisted before it answers). */
-export class AdminGuildSearch extends Context.Service<AdminGuildSearch, {
+/** What the admin guild routes read straight from Postgres (every guild write is persisted before it answers). */
+export class AdminGuildsRepo extends Context.Service<AdminGuildsRepo, {
   /** Guilds whose name holds `query` or whose id is it, by id, and how many match in all. */
   readonly search: (q: { query?: string | undefined; limit: number; offset: number }) => Effect.Effect<{
     guilds: ReadonlyArray<GuildAdminResponse>
     total: number
   }>
-}>()("guildhall/AdminGuildSearch") {
+  /** Whether a message of the guild is under a legal hold (schema/0034_legal_holds.sql). */
+  readonly holdsMessages: (guildId: string) => Effect.Effect<boolean>
+}>()("guildhall/AdminGuildsRepo") {
   static readonly layer = Layer.effect(
-    AdminGuildSearch,
+    AdminGuildsRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const search = Effect.fn("AdminGuildSearch.search")(function*(q: { query?: string | undefined; limit: number; offset: number }) {
+      const search = Effect.fn("AdminGuildsRepo.search")(function*(q: { query?: string | undefined; limit: number; offset: number }) {
         const query = q.query?.trim() ?? ""
         const where = query === ""
           ? sql`TRUE`
@@ -45,7 +47,12 @@ export class AdminGuildSearch extends Context.Service<AdminGuildSearch, {
           total
         }
       }, Effect.orDie)
-      return { search }
+      const holdsMessages = Effect.fn("AdminGuildsRepo.holdsMessages")(function*(guildId: string) {
+        const rows = yield* sql`SELECT 1 FROM legal_hold_messages h JOIN messages m ON m.id = h.message_id
+                                WHERE m.guild_id = ${guildId} LIMIT 1`
+        return rows.length > 0
+      }, Effect.orDie)
+      return { search, holdsMessages }
     })
   )
 }

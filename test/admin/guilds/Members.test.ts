@@ -42,7 +42,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin gui
         expect.objectContaining({ action: "guild.ban_member", admin_user_id: operator })
       ]))
 
-      expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: guildId, user_id: owner.userId }), 400, "INVALID_FORM_BODY")
+      expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: guildId, user_id: owner.userId }), 403, "MISSING_PERMISSIONS")
       expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: guildId, user_id: "1" }), 404, "UNKNOWN_USER")
       expectError(yield* asAdmin("/admin/guilds/ban-member", { guild_id: "1", user_id: member.userId }), 404, "UNKNOWN_GUILD")
     }))
@@ -92,7 +92,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin gui
         expect.objectContaining({ action: "guild.kick_member", audit_log_reason: "rule 1" })
       ]))
       expectError(yield* asAdmin("/admin/guilds/kick-member", { guild_id: guildId, user_id: member.userId }), 404, "UNKNOWN_MEMBER")
-      expectError(yield* asAdmin("/admin/guilds/kick-member", { guild_id: guildId, user_id: owner.userId }), 400, "INVALID_FORM_BODY")
+      expectError(yield* asAdmin("/admin/guilds/kick-member", { guild_id: guildId, user_id: owner.userId }), 403, "MISSING_PERMISSIONS")
     }))
 
   it.effect("force-add-user: the user joins as if they had; members see GUILD_MEMBER_ADD; adding again changes nothing", () =>
@@ -128,10 +128,17 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin gui
 
   it.effect("delete: members' sessions see GUILD_DELETE; the guild is gone for everyone", () =>
     Effect.gen(function*() {
-      const { members, guildId } = yield* guildWith(1)
+      const { api, members, guildId, channelId } = yield* guildWith(1)
       const [member] = members
       if (member === undefined) throw new Error("no member")
       const session = (yield* identified(member.token)).client
+      // A message under a legal hold keeps the guild until the hold is released.
+      const posted = yield* api.request("POST", `/channels/${channelId}/messages`, { token: member.token, body: { content: "kept" } })
+      assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
+      const held = field(posted.body, "id")
+      yield* queryAt(api.databaseUrl, "INSERT INTO legal_hold_messages (message_id, report_id) VALUES ($1, 2)", [held])
+      expectError(yield* asAdmin("/admin/guilds/delete", { guild_id: guildId }), 400, "GUILD_UNDER_LEGAL_HOLD")
+      yield* queryAt(api.databaseUrl, "DELETE FROM legal_hold_messages WHERE message_id = $1", [held])
       assert.deepStrictEqual(yield* adminOk("/admin/guilds/delete", { guild_id: guildId }), { success: true })
       yield* nextMatching(session, "GUILD_DELETE", (d) => JSON.stringify(d).includes(guildId))
       assert.deepStrictEqual(yield* adminOk("/admin/guilds/lookup", { guild_id: guildId }), { guild: null })
