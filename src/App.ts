@@ -14,6 +14,7 @@ import { AdminHttp } from "./admin/Http.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
+import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { AdminMessagesHttp } from "./admin/messages/Http.ts"
 import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
@@ -147,6 +148,7 @@ const handlersLayer = Layer.mergeAll(
   AdminMessagesHttp,
   AdminDiscoveryHttp,
   AdminAssetsHttp,
+  AdminGuildsHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 

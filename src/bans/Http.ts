@@ -34,12 +34,14 @@ export const BansHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ban
           const storedMessages = days > 0
             ? yield* authorMessages.since(params.guild_id, target.id, firstIdAt(Date.now() - days * 24 * 3600_000))
             : undefined
+          const heldMessageIds = storedMessages === undefined ? undefined : yield* authorMessages.held(storedMessages)
           yield* actors.write(params.guild_id, Bans.banMember, {
             target: toUserPartial(target),
             reason,
             deleteMessageDays: days,
             durationSeconds: payload.ban_duration_seconds ?? 0,
-            storedMessages
+            storedMessages,
+            heldMessageIds
           }, { actorId: me.id, reason: header ?? reason })
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
           yield* actors.user(params.user_id).Left({ guildId: params.guild_id }).pipe(

@@ -6,6 +6,7 @@ import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
 import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
+import { AdminGuildsApi } from "../admin/guilds/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
@@ -97,5 +98,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminMessagesApi)
   .add(AdminDiscoveryApi)
   .add(AdminAssetsApi)
+  .add(AdminGuildsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

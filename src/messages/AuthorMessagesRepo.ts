@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { heldAmong } from "../../shards/actors/LegalHolds.ts"
 import type { StoredMessageRef } from "../../shards/guild/messages/AuthorMessages.ts"
 import type { GuildId } from "../model/Ids.ts"
 
@@ -17,6 +18,8 @@ export interface GuildBatch {
 export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
   /** The author's messages of the guild with an id of at least `fromId`. */
   readonly since: (guildId: string, authorId: string, fromId: bigint) => Effect.Effect<ReadonlyArray<StoredMessageRef>>
+  /** Those of `messages` under a legal hold: a sweep keeps them (shards/actors/LegalHolds.ts). */
+  readonly held: (messages: ReadonlyArray<StoredMessageRef>) => Effect.Effect<ReadonlyArray<string>>
   /** Up to `limit` of the author's guild messages with an id up to `cutoffId`, all of the first guild that has any. */
   readonly nextBatch: (authorId: string, cutoffId: string, limit: number) => Effect.Effect<GuildBatch | undefined>
   /** How many guild messages with an id up to `cutoffId` the author has, in how many channels. */
@@ -61,7 +64,10 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
           Effect.orDie
         ))
 
-      return AuthorMessagesRepo.of({ since, nextBatch, count })
+      const held = (messages: ReadonlyArray<StoredMessageRef>) =>
+        heldAmong(messages.map((m) => m.id)).pipe(Effect.map((ids) => [...ids]), Effect.provideService(SqlClient.SqlClient, sql))
+
+      return AuthorMessagesRepo.of({ since, held, nextBatch, count })
     })
   )
 }

@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { SNOWFLAKE_EPOCH } from "../../../src/platform/Snowflake.ts"
+import { NOT_HELD } from "../../actors/LegalHolds.ts"
 import { messagesOf } from "./MessageAccess.ts"
 import type { GuildEvent } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
@@ -26,17 +27,19 @@ export const firstIdAt = (ms: number): bigint => (BigInt(Math.max(0, ms)) - SNOW
 /**
  * The author's messages of the guild's channels with an id of at least
  * `fromId`: those of the windows and those of `stored`, by channel. Channels
- * gone from the guild are left out (their messages went with them).
+ * gone from the guild are left out (their messages went with them), and so are
+ * the `held` ones (under a legal hold, shards/actors/LegalHolds.ts).
  */
 export const authorMessagesSince = (
   state: GuildState,
   authorId: string,
   fromId: bigint,
-  stored: ReadonlyArray<StoredMessageRef>
+  stored: ReadonlyArray<StoredMessageRef>,
+  held: ReadonlySet<string> = new Set()
 ): ReadonlyMap<string, ReadonlySet<string>> => {
   const byChannel = new Map<string, Set<string>>()
   const add = (channelId: string, id: string) => {
-    if (!state.channels.has(channelId)) return
+    if (!state.channels.has(channelId) || held.has(id)) return
     const ids = byChannel.get(channelId) ?? new Set<string>()
     ids.add(id)
     byChannel.set(channelId, ids)
@@ -68,11 +71,11 @@ export const bulkDeleteEvents = (guildId: string, byChannel: ReadonlyMap<string,
     data: { ids: [...ids], channel_id: channelId, guild_id: guildId }
   }))
 
-/** Deletes the author's messages of the guild from `fromId` on, whether or not a window held them. */
+/** Deletes the author's messages of the guild from `fromId` on, whether or not a window held them; never a held one. */
 export const deleteAuthorMessagesSince = (guildId: string, authorId: string, fromId: bigint) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.asVoid(sql`DELETE FROM messages WHERE author_id = ${authorId} AND guild_id = ${guildId}
-      AND id >= ${fromId.toString()}`))
+      AND id >= ${fromId.toString()} AND ${sql.literal(NOT_HELD)}`))
 
 /** Deletes the author's messages of the guild among `ids`. */
 export const deleteAuthorMessages = (guildId: string, authorId: string, ids: ReadonlyArray<string>) =>

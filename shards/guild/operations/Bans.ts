@@ -7,7 +7,8 @@ import { requirePermission } from "../Access.ts"
 import { authorMessagesSince, bulkDeleteEvents, deleteAuthorMessagesSince, firstIdAt, StoredMessageRef, withoutMessages } from "../messages/AuthorMessages.ts"
 import { activeBans, banExpiry, type GuildBan, pruneExpiredBans, withBan, withoutBan, withoutMember } from "../members/BanRules.ts"
 import { outranks } from "../members/Hierarchy.ts"
-import type { GuildEvent } from "../Definitions.ts"
+import type { Decision, GuildEvent, WriteContext } from "../Definitions.ts"
+import type { GuildState } from "../State.ts"
 import { read, unchanged, write } from "../Definitions.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { botRoleRemoval } from "./BotRoles.ts"
@@ -28,6 +29,75 @@ const banRemoved = (guildId: string, ban: GuildBan): GuildEvent => ({
   data: { guild_id: guildId, user: ban.user }
 })
 
+/** What a ban carries: the target, why, how many days of their messages go, for how long. */
+export const BanFields = {
+  target: UserPartialResponse,
+  reason: Schema.NullOr(Schema.String),
+  deleteMessageDays: Schema.Int,
+  durationSeconds: Schema.Int,
+  /** The target's messages of those days as Postgres had them, for the ones older than the windows. */
+  storedMessages: Schema.optional(Schema.Array(StoredMessageRef)),
+  /** Those of the stored messages under a legal hold: they stay. */
+  heldMessageIds: Schema.optional(Schema.Array(Schema.String))
+}
+const BanCommand = Schema.Struct(BanFields)
+
+/**
+ * A ban decided once whoever bans may: the ban row, a member's removal, the
+ * purge of their recent messages, the audit entry and the events.
+ */
+export const banDecision = (
+  state: GuildState,
+  { target, reason, deleteMessageDays, durationSeconds, storedMessages, heldMessageIds }: typeof BanCommand.Type,
+  context: WriteContext
+): Decision<null> => {
+  const isMember = state.members.has(target.id)
+  const pruned = pruneExpiredBans(state, context.now)
+  const ban: GuildBan = {
+    user: target,
+    reason,
+    moderator_id: context.actorId,
+    banned_at: new Date(context.now).toISOString(),
+    expires_at: banExpiry(context.now, durationSeconds)
+  }
+  const fromId = firstIdAt(context.now - deleteMessageDays * 24 * 3600_000)
+  const purged = deleteMessageDays > 0
+    ? authorMessagesSince(state, target.id, fromId, storedMessages ?? [], new Set(heldMessageIds))
+    : new Map()
+  const botRole = botRoleRemoval(withoutMember(withBan(pruned.state, ban), target.id), context.guildId, target.id)
+  const next = withoutMessages(botRole.next, purged)
+  const persist = Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sweepExpired(context.guildId, context.now)
+    yield* sql`INSERT INTO guild_bans (guild_id, user_id, moderator_id, reason, banned_at, expires_at)
+               VALUES (${context.guildId}, ${target.id}, ${context.actorId}, ${reason}, ${ban.banned_at}, ${ban.expires_at})
+               ON CONFLICT (guild_id, user_id) DO UPDATE SET moderator_id = EXCLUDED.moderator_id,
+                 reason = EXCLUDED.reason, banned_at = EXCLUDED.banned_at, expires_at = EXCLUDED.expires_at`
+    if (isMember) yield* sql`DELETE FROM guild_members WHERE guild_id = ${context.guildId} AND user_id = ${target.id}`
+    if (deleteMessageDays > 0) yield* deleteAuthorMessagesSince(context.guildId, target.id, fromId)
+    yield* botRole.persist
+  })
+  const events: Array<GuildEvent> = pruned.expired.map((b) => banRemoved(context.guildId, b))
+  events.push({ type: "GUILD_BAN_ADD", data: { guild_id: context.guildId, user: target } })
+  if (isMember) events.push({ type: "GUILD_MEMBER_REMOVE", data: { guild_id: context.guildId, user: target } }, ...botRole.events)
+  events.push(...bulkDeleteEvents(context.guildId, purged))
+  return {
+    next,
+    reply: null,
+    persist,
+    audit: [{
+      actionType: MEMBER_BAN_ADD,
+      targetId: target.id,
+      changes: [],
+      options: {
+        delete_member_days: String(deleteMessageDays),
+        ...(ban.expires_at === null ? {} : { expires_at: ban.expires_at })
+      }
+    }],
+    events
+  }
+}
+
 /** GET /guilds/{id}/bans: BAN_MEMBERS; bans in effect at `now`. */
 export const listBans = read("ListBans", { now: Schema.Number }, Schema.Array(GuildBanResponse), (state, { now }, viewerId) =>
   Effect.as(requirePermission(state, viewerId, Permission.BAN_MEMBERS, now), activeBans(state, now)))
@@ -38,63 +108,15 @@ export const listBans = read("ListBans", { now: Schema.Number }, Schema.Array(Gu
  */
 export const banMember = write(
   "BanMember",
-  {
-    target: UserPartialResponse,
-    reason: Schema.NullOr(Schema.String),
-    deleteMessageDays: Schema.Int,
-    durationSeconds: Schema.Int,
-    /** The target's messages of those days as Postgres had them, for the ones older than the windows. */
-    storedMessages: Schema.optional(Schema.Array(StoredMessageRef))
-  },
+  BanFields,
   Schema.Null,
-  (state, { target, reason, deleteMessageDays, durationSeconds, storedMessages }, context) =>
+  (state, command, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.BAN_MEMBERS, context.now)
-      const isMember = state.members.has(target.id)
-      if (target.id === state.guild.owner_id || target.id === context.actorId) return yield* missingPermissions()
-      if (isMember && !outranks(state, context.actorId, target.id)) return yield* missingPermissions()
-      const pruned = pruneExpiredBans(state, context.now)
-      const ban: GuildBan = {
-        user: target,
-        reason,
-        moderator_id: context.actorId,
-        banned_at: new Date(context.now).toISOString(),
-        expires_at: banExpiry(context.now, durationSeconds)
-      }
-      const fromId = firstIdAt(context.now - deleteMessageDays * 24 * 3600_000)
-      const purged = deleteMessageDays > 0 ? authorMessagesSince(state, target.id, fromId, storedMessages ?? []) : new Map()
-      const botRole = botRoleRemoval(withoutMember(withBan(pruned.state, ban), target.id), context.guildId, target.id)
-      const next = withoutMessages(botRole.next, purged)
-      const persist = Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sweepExpired(context.guildId, context.now)
-        yield* sql`INSERT INTO guild_bans (guild_id, user_id, moderator_id, reason, banned_at, expires_at)
-                   VALUES (${context.guildId}, ${target.id}, ${context.actorId}, ${reason}, ${ban.banned_at}, ${ban.expires_at})
-                   ON CONFLICT (guild_id, user_id) DO UPDATE SET moderator_id = EXCLUDED.moderator_id,
-                     reason = EXCLUDED.reason, banned_at = EXCLUDED.banned_at, expires_at = EXCLUDED.expires_at`
-        if (isMember) yield* sql`DELETE FROM guild_members WHERE guild_id = ${context.guildId} AND user_id = ${target.id}`
-        if (deleteMessageDays > 0) yield* deleteAuthorMessagesSince(context.guildId, target.id, fromId)
-        yield* botRole.persist
-      })
-      const events: Array<GuildEvent> = pruned.expired.map((b) => banRemoved(context.guildId, b))
-      events.push({ type: "GUILD_BAN_ADD", data: { guild_id: context.guildId, user: target } })
-      if (isMember) events.push({ type: "GUILD_MEMBER_REMOVE", data: { guild_id: context.guildId, user: target } }, ...botRole.events)
-      events.push(...bulkDeleteEvents(context.guildId, purged))
-      return {
-        next,
-        reply: null,
-        persist,
-        audit: [{
-          actionType: MEMBER_BAN_ADD,
-          targetId: target.id,
-          changes: [],
-          options: {
-            delete_member_days: String(deleteMessageDays),
-            ...(ban.expires_at === null ? {} : { expires_at: ban.expires_at })
-          }
-        }],
-        events
-      }
+      const isMember = state.members.has(command.target.id)
+      if (command.target.id === state.guild.owner_id || command.target.id === context.actorId) return yield* missingPermissions()
+      if (isMember && !outranks(state, context.actorId, command.target.id)) return yield* missingPermissions()
+      return banDecision(state, command, context)
     })
 )
 

@@ -23,7 +23,7 @@ const GUILD_UPDATE = 1
  * changed columns written (GuildRecord.ts), the GUILD_UPDATE audit entry with
  * what changed, the event; answered with `replyOf` the next state.
  */
-const changeRecord = <Reply>(
+export const changeRecord = <Reply>(
   state: GuildState,
   change: GuildRecordChange,
   context: WriteContext,
@@ -86,6 +86,12 @@ export const toggleFeature = write(
 export const vanityCode = read("VanityCode", { now: Schema.Number }, Schema.NullOr(Schema.String), (state, { now }, viewerId) =>
   Effect.as(requirePermission(state, viewerId, Permission.MANAGE_GUILD, now), state.guild.vanity_url_code))
 
+/** A new vanity code starts at zero uses. */
+export const resetVanityUses = (guildId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.asVoid(sql`INSERT INTO guild_vanity_url_uses (guild_id, uses) VALUES (${guildId}, 0)
+        ON CONFLICT (guild_id) DO UPDATE SET uses = 0`))
+
 /**
  * PATCH /guilds/{id}/vanity-url: MANAGE_GUILD. Postgres keeps codes unique
  * across guilds (the HTTP side refuses a taken one first); a new code starts at
@@ -100,10 +106,7 @@ export const setVanityCode = write(
       yield* requirePermission(state, context.actorId, Permission.MANAGE_GUILD, context.now)
       if (state.guild.vanity_url_code === code) return unchanged(state, code)
       const change = changeRecord(state, { vanity_url_code: code }, context, () => code)
-      const resetUses = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql`INSERT INTO guild_vanity_url_uses (guild_id, uses) VALUES (${context.guildId}, 0)
-            ON CONFLICT (guild_id) DO UPDATE SET uses = 0`)
-      return { ...change, persist: Effect.andThen(change.persist, resetUses) }
+      return { ...change, persist: Effect.andThen(change.persist, resetVanityUses(context.guildId)) }
     })
 )
 

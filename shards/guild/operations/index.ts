@@ -1,4 +1,6 @@
 import { guildReads, guildWrites } from "./Guild.ts"
+import { adminGuildReads, adminGuildWrites } from "./AdminGuild.ts"
+import { adminMembersWrites } from "./AdminMembers.ts"
 import { membersReads, membersWrites } from "./Members.ts"
 import { memberUsersWrites } from "./MemberUsers.ts"
 import { settingsReads, settingsWrites } from "./Settings.ts"
@@ -56,7 +58,9 @@ export const writes = [
   ...adminMessageWrites,
   deleteAttachment,
   ...messageAckWrites,
-  ...temporaryMembersWrites
+  ...temporaryMembersWrites,
+  ...adminGuildWrites,
+  ...adminMembersWrites
 ] as const
 
 export const reads = [
@@ -76,7 +80,8 @@ export const reads = [
   ...messageJobReads,
   ...messageVisibilityReads,
   ...messageUploadReads,
-  ...voiceReads
+  ...voiceReads,
+  ...adminGuildReads
 ] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =

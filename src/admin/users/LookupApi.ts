@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { GuildAdminResponse } from "../../model/AdminGuilds.ts"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AdminAuthentication } from "../../http/Authentication.ts"
 import { BoundedText } from "../../model/Common.ts"
@@ -95,16 +96,8 @@ export type AdminUserDmChannel = typeof AdminUserDmChannel.Type
 export const ListUserGuildsRequest = Schema.Struct({ ...pageFields, with_counts: Schema.optional(Schema.Boolean) })
 export type ListUserGuildsRequest = typeof ListUserGuildsRequest.Type
 
-export const GuildAdminResponse = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  features: Schema.Array(Schema.String),
-  owner_id: Schema.String,
-  icon: Schema.NullOr(Schema.String),
-  banner: Schema.NullOr(Schema.String),
-  member_count: Schema.Int
-})
-export type GuildAdminResponse = typeof GuildAdminResponse.Type
+// One shape for every admin guild list: the guild routes' (src/admin/guilds) and this one's.
+export { GuildAdminResponse } from "../../model/AdminGuilds.ts"
 
 export class AdminUserLookupApi extends HttpApiGroup.make("adminUserLookup").add(
   HttpApiEndpoint.post("lookupUser", "/admin/users/lookup", { payload: LookupUserRequest, success: UsersResponse, error: ApiErrors }),

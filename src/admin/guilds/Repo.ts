@@ -1,0 +1,58 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import type { GuildAdminResponse } from "../../model/AdminGuilds.ts"
+
+/** `%` and `_` match themselves in a LIKE pattern built from `text`. */
+const likeAnywhere = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** What the admin guild routes read straight from Postgres (every guild write is persisted before it answers). */
+export class AdminGuildsRepo extends Context.Service<AdminGuildsRepo, {
+  /** Guilds whose name holds `query` or whose id is it, by id, and how many match in all. */
+  readonly search: (q: { query?: string | undefined; limit: number; offset: number }) => Effect.Effect<{
+    guilds: ReadonlyArray<GuildAdminResponse>
+    total: number
+  }>
+  /** Whether a message of the guild is under a legal hold (schema/0034_legal_holds.sql). */
+  readonly holdsMessages: (guildId: string) => Effect.Effect<boolean>
+}>()("guildhall/AdminGuildsRepo") {
+  static readonly layer = Layer.effect(
+    AdminGuildsRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const search = Effect.fn("AdminGuildsRepo.search")(function*(q: { query?: string | undefined; limit: number; offset: number }) {
+        const query = q.query?.trim() ?? ""
+        const where = query === ""
+          ? sql`TRUE`
+          : sql`(lower(g.name) LIKE ${likeAnywhere(query)} OR g.id::text = ${query})`
+        const rows = yield* sql<{
+          id: string
+          name: string
+          features: ReadonlyArray<string>
+          owner_id: string
+          icon: string | null
+          banner: string | null
+          member_count: number
+          total: string
+        }>`
+          SELECT g.id::text AS id, g.name, g.features, g.owner_id::text AS owner_id, g.icon, g.banner,
+                 (SELECT count(*)::int FROM guild_members n WHERE n.guild_id = g.id) AS member_count,
+                 count(*) OVER () AS total
+          FROM guilds g WHERE ${where}
+          ORDER BY g.id LIMIT ${q.limit} OFFSET ${q.offset}`
+        const total = rows[0] === undefined
+          ? Number((yield* sql<{ n: string }>`SELECT count(*) AS n FROM guilds g WHERE ${where}`)[0]?.n ?? 0)
+          : Number(rows[0].total)
+        return {
+          guilds: rows.map(({ total: _, ...row }): GuildAdminResponse => ({ ...row, member_count: Number(row.member_count) })),
+          total
+        }
+      }, Effect.orDie)
+      const holdsMessages = Effect.fn("AdminGuildsRepo.holdsMessages")(function*(guildId: string) {
+        const rows = yield* sql`SELECT 1 FROM legal_hold_messages h JOIN messages m ON m.id = h.message_id
+                                WHERE m.guild_id = ${guildId} LIMIT 1`
+        return rows.length > 0
+      }, Effect.orDie)
+      return { search, holdsMessages }
+    })
+  )
+}
