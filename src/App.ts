@@ -11,6 +11,10 @@ import { UserEvents } from "../shards/UserEvents.ts"
 import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
+import { ReportsHttp } from "./reports/Http.ts"
+import { AdminReportsHttp } from "./admin/reports/Http.ts"
+import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
+import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
@@ -135,11 +139,13 @@ const handlersLayer = Layer.mergeAll(
   GatewayHttp,
   ApplicationsHttp,
   OAuth2Http,
+  ReportsHttp,
   AdminHttp,
   AdminBansHttp,
   AdminUserLookupHttp,
   AdminUserProfileHttp,
   AdminUserSecurityHttp,
+  AdminReportsHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
@@ -175,7 +181,8 @@ const requestServices = Layer.mergeAll(
   ReadStatesRepo.layer,
   pushServices,
   oauth2Services,
-  adminServices
+  adminServices,
+  reportsServices
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
 /** The handles on guild and user actors, which the domain services below HTTP call. */
@@ -184,7 +191,7 @@ const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob])))
+  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, authoritySweep])))
   if (isClusterMode(settings)) {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),

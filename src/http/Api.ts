@@ -3,10 +3,12 @@ import { AccountApi } from "../account/Api.ts"
 import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
+import { AdminReportsApi } from "../admin/reports/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
 import { AuthApi } from "../auth/Api.ts"
+import { DsaReportsApi, ReportsApi } from "../reports/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
 import { GuildManagementApi } from "../guilds/management/Api.ts"
 import { AuditLogApi } from "../auditlog/Api.ts"
@@ -86,10 +88,13 @@ export class Api extends HttpApi.make("guildhall")
   .add(PublicApplicationsApi)
   .add(OAuth2ConsentApi)
   .add(OAuth2TokensApi)
+  .add(ReportsApi)
+  .add(DsaReportsApi)
   .add(AdminApi)
   .add(AdminBansApi)
   .add(AdminUserLookupApi)
   .add(AdminUserProfileApi)
   .add(AdminUserSecurityApi)
+  .add(AdminReportsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}
