@@ -9,6 +9,8 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../model/Errors.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../messages/AuthorMessagesRepo.ts"
+import { legalHoldCheck } from "../messages/LegalHoldCheck.ts"
+import { SqlClient } from "effect/sql"
 import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 
@@ -17,6 +19,7 @@ export const BansHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ban
     const actors = yield* Actors
     const users = yield* UsersRepo
     const authorMessages = yield* AuthorMessagesRepo
+    const holds = legalHoldCheck(yield* SqlClient.SqlClient)
 
     return handlers
       .handle("list", ({ params }) =>
@@ -39,7 +42,8 @@ export const BansHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ban
             reason,
             deleteMessageDays: days,
             durationSeconds: payload.ban_duration_seconds ?? 0,
-            storedMessages
+            storedMessages,
+            heldMessageIds: storedMessages === undefined ? undefined : yield* holds.among(storedMessages.map((m) => m.id))
           }, { actorId: me.id, reason: header ?? reason })
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
           yield* actors.user(params.user_id).Left({ guildId: params.guild_id }).pipe(

@@ -4,7 +4,7 @@ import { GuildBanResponse } from "../../../src/model/Bans.ts"
 import { missingPermissions } from "../../../src/model/Errors.ts"
 import { UserPartialResponse } from "../../../src/model/Users.ts"
 import { requirePermission } from "../Access.ts"
-import { authorMessagesSince, bulkDeleteEvents, deleteAuthorMessagesSince, firstIdAt, StoredMessageRef, withoutMessages } from "../messages/AuthorMessages.ts"
+import { authorMessagesSince, bulkDeleteEvents, deleteAuthorMessagesSince, firstIdAt, StoredMessageRef, withoutHeld, withoutMessages } from "../messages/AuthorMessages.ts"
 import { activeBans, banExpiry, type GuildBan, pruneExpiredBans, withBan, withoutBan, withoutMember } from "../members/BanRules.ts"
 import { outranks } from "../members/Hierarchy.ts"
 import type { GuildEvent } from "../Definitions.ts"
@@ -44,10 +44,12 @@ export const banMember = write(
     deleteMessageDays: Schema.Int,
     durationSeconds: Schema.Int,
     /** The target's messages of those days as Postgres had them, for the ones older than the windows. */
-    storedMessages: Schema.optional(Schema.Array(StoredMessageRef))
+    storedMessages: Schema.optional(Schema.Array(StoredMessageRef)),
+    /** Those of the target's messages under a legal hold: kept, in the windows and in Postgres. */
+    heldMessageIds: Schema.optional(Schema.Array(Schema.String))
   },
   Schema.Null,
-  (state, { target, reason, deleteMessageDays, durationSeconds, storedMessages }, context) =>
+  (state, { target, reason, deleteMessageDays, durationSeconds, storedMessages, heldMessageIds }, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.BAN_MEMBERS, context.now)
       const isMember = state.members.has(target.id)
@@ -62,7 +64,9 @@ export const banMember = write(
         expires_at: banExpiry(context.now, durationSeconds)
       }
       const fromId = firstIdAt(context.now - deleteMessageDays * 24 * 3600_000)
-      const purged = deleteMessageDays > 0 ? authorMessagesSince(state, target.id, fromId, storedMessages ?? []) : new Map()
+      const purged = deleteMessageDays > 0
+        ? withoutHeld(authorMessagesSince(state, target.id, fromId, storedMessages ?? []), heldMessageIds)
+        : new Map<string, ReadonlySet<string>>()
       const botRole = botRoleRemoval(withoutMember(withBan(pruned.state, ban), target.id), context.guildId, target.id)
       const next = withoutMessages(botRole.next, purged)
       const persist = Effect.gen(function*() {
