@@ -161,6 +161,8 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("deleteAttachment", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          // Removing the last attachment deletes the message: a held one keeps all of it.
+          yield* holds.refuseHeld(params.message_id)
           yield* channels.byOwner(params.channel_id, {
             dm: () => dms.deleteAttachment(params.channel_id, me.id, params.message_id, params.attachment_id),
             guild: (guildId) =>

@@ -7,9 +7,15 @@ import { TestMail } from "../../support/Mail.ts"
 import { queryAt } from "../../support/Postgres.ts"
 import { CHAT, guildWithChannel, memberWith, sent } from "../../messages/Fixtures.ts"
 
-/** The API sends reports to a fake authority on a local port, and retries failures every second. */
+/** The API sends reports to a fake authority on a local port, and retries failures every second; self-deletion starts at once. */
 const api = Layer.unwrap(Effect.map(FakeAuthority, (fake) =>
-  TestApi.layerWithOutside({ AUTHORITY_REPORT_URL: fake.url, AUTHORITY_RETRY_BASE_SECONDS: "1", AUTHORITY_SWEEP_SECONDS: "1" }))).pipe(
+  TestApi.layerWithOutside({
+    AUTHORITY_REPORT_URL: fake.url,
+    AUTHORITY_RETRY_BASE_SECONDS: "1",
+    AUTHORITY_SWEEP_SECONDS: "1",
+    MESSAGE_DELETION_SWEEP_SECONDS: "1",
+    MESSAGE_DELETION_DELAY_SECONDS: "1"
+  }))).pipe(
   Layer.provideMerge(FakeAuthority.layer)
 )
 
@@ -212,5 +218,30 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
       })
       expect(yield* status(other.reportId)).toMatchObject({ status: "submitted" })
       expectError(yield* asAdmin("POST", "/admin/reports/1/authority-submit"), 404, "UNKNOWN_REPORT")
+    }))
+
+  it.effect("a ban's delete_message_days and the self-deletion job keep held messages, and the job still finishes", () =>
+    Effect.gen(function*() {
+      const t = yield* TestApi
+      const r = yield* reportedMessage("kept by the hold")
+      const goes = yield* sent(r.author.token, r.channelId, "this one goes")
+      const ownerChatter = yield* sent(r.owner.token, r.channelId, "owner chatter")
+      ok(yield* asAdmin("POST", `/admin/reports/${r.reportId}/legal-hold`, {}))
+      const idsOf = (authorId: string) =>
+        Effect.map(queryAt(t.databaseUrl, "SELECT id::text AS id FROM messages WHERE author_id = $1 ORDER BY id", [authorId]), (rows) => rows.map((row) => row.id))
+
+      ok(yield* t.request("PUT", `/guilds/${r.guildId}/bans/${r.author.userId}`, { token: r.owner.token, body: { delete_message_days: 1 } }), 204)
+      assert.deepStrictEqual(yield* idsOf(r.author.userId), [r.messageId])
+      const page = ok(yield* t.request("GET", `/channels/${r.channelId}/messages`, { token: r.owner.token })) as ReadonlyArray<{ id: string }>
+      assert.include(page.map((m) => m.id), r.messageId)
+      assert.notInclude(page.map((m) => m.id), goes)
+
+      // The owner's own messages: the held one (the report's context) stays, the job ends anyway.
+      ok(yield* t.request("POST", "/users/@me/messages/delete", { token: r.owner.token, body: { password: "correct horse battery" } }), 204)
+      const jobs = Effect.map(queryAt(t.databaseUrl, "SELECT count(*)::int AS n FROM message_deletion_jobs WHERE user_id = $1", [r.owner.userId]), (rows) =>
+        Number(rows[0]?.n ?? -1))
+      yield* waitFor(jobs, (n) => n === 0, "the self-deletion job to finish")
+      assert.deepStrictEqual(yield* idsOf(r.owner.userId), [r.earlier])
+      assert.notInclude(yield* idsOf(r.owner.userId), ownerChatter)
     }))
 })
