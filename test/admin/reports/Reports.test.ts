@@ -6,6 +6,7 @@ import { FakeAuthority } from "../../support/FakeAuthority.ts"
 import { TestMail } from "../../support/Mail.ts"
 import { queryAt } from "../../support/Postgres.ts"
 import { CHAT, guildWithChannel, memberWith, sent } from "../../messages/Fixtures.ts"
+import { openDm, user } from "../../dms/Fixtures.ts"
 
 /** The API sends reports to a fake authority on a local port, and retries failures every second; self-deletion starts at once. */
 const api = Layer.unwrap(Effect.map(FakeAuthority, (fake) =>
@@ -243,5 +244,25 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
       yield* waitFor(jobs, (n) => n === 0, "the self-deletion job to finish")
       assert.deepStrictEqual(yield* idsOf(r.owner.userId), [r.earlier])
       assert.notInclude(yield* idsOf(r.owner.userId), ownerChatter)
+    }))
+
+  it.effect("a DM message: its recipient reports it, no one else can; held, its author cannot delete it", () =>
+    Effect.gen(function*() {
+      const t = yield* TestApi
+      const sender = yield* user
+      const recipient = yield* user
+      const outsider = yield* user
+      const channelId = yield* openDm(recipient, sender)
+      const messageId = yield* sent(sender.token, channelId, "a DM worth reporting")
+      const body = { channel_id: channelId, message_id: messageId, category: "harassment" }
+      const refused = yield* t.request("POST", "/reports/message", { token: outsider.token, body })
+      assert.oneOf(refused.status, [403, 404], JSON.stringify(refused.body))
+      const reportId = field(ok(yield* t.request("POST", "/reports/message", { token: recipient.token, body })), "report_id")
+      const report = ok(yield* asAdmin("GET", `/admin/reports/${reportId}`))
+      expect(report).toMatchObject({ reported_user_id: sender.userId, reported_guild_id: null, reported_channel_id: channelId })
+      ok(yield* asAdmin("POST", `/admin/reports/${reportId}/legal-hold`, {}))
+      expectError(yield* t.request("DELETE", `/channels/${channelId}/messages/${messageId}`, { token: sender.token }), 403, "MESSAGE_UNDER_LEGAL_HOLD")
+      ok(yield* asAdmin("POST", `/admin/reports/${reportId}/legal-hold`, { held: false }))
+      ok(yield* t.request("DELETE", `/channels/${channelId}/messages/${messageId}`, { token: sender.token }), 204)
     }))
 })
