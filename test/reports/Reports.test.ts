@@ -6,6 +6,7 @@ import { TestMail } from "../support/Mail.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { CHAT, guildWithChannel, memberWith, newChannel, sent } from "../messages/Fixtures.ts"
 import { Permission } from "../../src/model/Permissions.ts"
+import { REPORTS_PER_HOUR } from "../../src/reports/Http.ts"
 
 /** The server believes X-Forwarded-For from the test, so each DSA case counts against an address of its own. */
 const api = TestApi.layerWithOutside({ TRUSTED_PROXIES: "127.0.0.1, ::1" })
@@ -121,7 +122,25 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("reports", (it) => {
         field(filed.body, "report_id")
       ])
       assert.deepStrictEqual(row, { reporter_id: null, reporter_email: email, reporter_full_legal_name: "Erika Mustermann", reporter_country_of_residence: "DE" })
+      // Guessing ends the code: after five wrong ones even the right one is refused.
+      const guessed = newEmail()
+      yield* post("/reports/dsa/email/send", { email: guessed })
+      const guessedCode = /([A-Z0-9]{4}-[A-Z0-9]{4})/.exec((yield* mail.next(guessed, /verification code/i)).text)?.[1]
+      for (let i = 0; i < 5; i++) expectError(yield* post("/reports/dsa/email/verify", { email: guessed, code: "ZZZZ-ZZZ9" }), 400, "INVALID_DSA_VERIFICATION_CODE")
+      expectError(yield* post("/reports/dsa/email/verify", { email: guessed, code: guessedCode }), 400, "INVALID_DSA_VERIFICATION_CODE")
       // The ticket was spent by that report.
       expectError(yield* post("/reports/dsa", { ...base, ticket, report_type: "guild", category: "spam", guild_id: guildId }), 400, "INVALID_DSA_TICKET")
+    }))
+
+  it.effect("a reporter files at most REPORTS_PER_HOUR reports an hour", () =>
+    Effect.gen(function*() {
+      const t = yield* TestApi
+      const reporter = yield* t.register()
+      const target = yield* t.register()
+      const file = t.request("POST", "/reports/user", { token: reporter.token, body: { user_id: target.userId, category: "spam_account" } })
+      for (let i = 0; i < REPORTS_PER_HOUR; i++) assert.strictEqual((yield* file).status, 200)
+      const refused = yield* file
+      expectError(refused, 429, "RATE_LIMITED")
+      expect(refused.body).toMatchObject({ global: false, retry_after: 3600 })
     }))
 })

@@ -42,8 +42,7 @@ export const ReportAdminResponse = Schema.Struct({
   reporter_full_legal_name: NullableString,
   reporter_tag: NullableString,
   reporter_username: NullableString,
-  resolved_at: NullableString,
-  guild_context_id: NullableString
+  resolved_at: NullableString
 })
 export type ReportAdminResponse = typeof ReportAdminResponse.Type
 

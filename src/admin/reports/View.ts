@@ -34,6 +34,5 @@ export const reportView = (r: Report, withContext: boolean): ReportAdminResponse
   reporter_full_legal_name: r.reporterFullLegalName,
   reporter_tag: tag(r.reporterUsername, r.reporterDiscriminator),
   reporter_username: r.reporterUsername,
-  resolved_at: r.resolvedAt,
-  guild_context_id: r.guildContextId
+  resolved_at: r.resolvedAt
 })
