@@ -11,6 +11,10 @@ import { UserEvents } from "../shards/UserEvents.ts"
 import { Acl } from "./admin/Acls.ts"
 import { GuildReloader } from "./admin/GuildReloader.ts"
 import { AdminHttp } from "./admin/Http.ts"
+import { ReportsHttp } from "./reports/Http.ts"
+import { AdminReportsHttp } from "./admin/reports/Http.ts"
+import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
+import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
@@ -140,6 +144,7 @@ const handlersLayer = Layer.mergeAll(
   GatewayHttp,
   ApplicationsHttp,
   OAuth2Http,
+  ReportsHttp,
   AdminHttp,
   AdminBansHttp,
   AdminUserLookupHttp,
@@ -149,6 +154,7 @@ const handlersLayer = Layer.mergeAll(
   AdminDiscoveryHttp,
   AdminAssetsHttp,
   AdminGuildsHttp,
+  AdminReportsHttp,
   HealthHttp
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
 
@@ -184,7 +190,8 @@ const requestServices = Layer.mergeAll(
   ReadStatesRepo.layer,
   pushServices,
   oauth2Services,
-  adminServices
+  adminServices,
+  reportsServices
 ).pipe(Layer.provideMerge(mfaServices), Layer.provideMerge(sharedServices))
 
 /** The handles on guild and user actors, which the domain services below HTTP call. */
@@ -193,7 +200,8 @@ const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide([bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep])))
+  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep)
+  const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide(jobs)))
   if (isClusterMode(settings)) {
     return http.pipe(
       Layer.provide(GuildReloader.layerRedis),

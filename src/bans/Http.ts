@@ -9,6 +9,7 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { unknown } from "../model/Errors.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../messages/AuthorMessagesRepo.ts"
+import { SqlClient } from "effect/sql"
 import { UsersRepo } from "../users/Repo.ts"
 import { toUserPartial } from "../model/Users.ts"
 

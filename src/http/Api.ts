@@ -7,10 +7,12 @@ import { AdminMessagesApi } from "../admin/messages/Api.ts"
 import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
 import { AdminGuildsApi } from "../admin/guilds/Api.ts"
+import { AdminReportsApi } from "../admin/reports/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
 import { AuthApi } from "../auth/Api.ts"
+import { DsaReportsApi, ReportsApi } from "../reports/Api.ts"
 import { GuildsApi } from "../guilds/Api.ts"
 import { GuildManagementApi } from "../guilds/management/Api.ts"
 import { AuditLogApi } from "../auditlog/Api.ts"
@@ -90,6 +92,8 @@ export class Api extends HttpApi.make("guildhall")
   .add(PublicApplicationsApi)
   .add(OAuth2ConsentApi)
   .add(OAuth2TokensApi)
+  .add(ReportsApi)
+  .add(DsaReportsApi)
   .add(AdminApi)
   .add(AdminBansApi)
   .add(AdminUserLookupApi)
@@ -99,5 +103,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminDiscoveryApi)
   .add(AdminAssetsApi)
   .add(AdminGuildsApi)
+  .add(AdminReportsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

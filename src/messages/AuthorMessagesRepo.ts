@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { heldAmong } from "../../shards/actors/LegalHolds.ts"
+import { NOT_HELD } from "../../shards/actors/LegalHolds.ts"
 import type { StoredMessageRef } from "../../shards/guild/messages/AuthorMessages.ts"
 import type { GuildId } from "../model/Ids.ts"
 
@@ -45,13 +46,13 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
         // The first guild of the index's order with messages left, then a batch of it.
         const first = yield* sql<{ guild_id: GuildId }>`
           SELECT guild_id::text AS guild_id FROM messages
-          WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId}
+          WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId} AND ${sql.literal(NOT_HELD)}
           ORDER BY guild_id LIMIT 1`
         const guildId = first[0]?.guild_id
         if (guildId === undefined) return undefined
         const rows = yield* sql<{ channel_id: string; id: string; content: string }>`
           SELECT channel_id::text AS channel_id, id::text AS id, content FROM messages
-          WHERE author_id = ${authorId} AND guild_id = ${guildId} AND id <= ${cutoffId}
+          WHERE author_id = ${authorId} AND guild_id = ${guildId} AND id <= ${cutoffId} AND ${sql.literal(NOT_HELD)}
           ORDER BY id LIMIT ${limit}`
         return { guildId, messages: rows.map((r) => ({ channelId: r.channel_id, id: r.id, content: r.content })) }
       }, Effect.orDie)
@@ -59,7 +60,7 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
       const count = Effect.fn("AuthorMessagesRepo.count")((authorId: string, cutoffId: string) =>
         sql<{ channel_count: number; message_count: number }>`
           SELECT count(DISTINCT channel_id)::int AS channel_count, count(*)::int AS message_count FROM messages
-          WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId}`.pipe(
+          WHERE author_id = ${authorId} AND guild_id IS NOT NULL AND id <= ${cutoffId} AND ${sql.literal(NOT_HELD)}`.pipe(
           Effect.map((rows) => rows[0] ?? { channel_count: 0, message_count: 0 }),
           Effect.orDie
         ))

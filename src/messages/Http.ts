@@ -18,6 +18,8 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContex
 import { sharedJsonResponse } from "../http/SharedBodies.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
+import { legalHoldCheck } from "./LegalHoldCheck.ts"
+import { SqlClient } from "effect/sql"
 import { MessageUploads } from "./attachments/MessageUploads.ts"
 import { ReactionsRepo } from "./reactions/Repo.ts"
 import { messageCopies } from "./References.ts"
@@ -49,6 +51,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
     const uploads = yield* MessageUploads
     const dms = yield* Dms
     const reactions = yield* ReactionsRepo
+    const holds = legalHoldCheck(yield* SqlClient.SqlClient)
 
     const { stored, olderCopy, forwardedCopy, referencedCopy } = yield* messageCopies
 
@@ -143,6 +146,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const reason = yield* auditReason
+          yield* holds.refuseHeld(params.message_id)
           yield* channels.byOwner(params.channel_id, {
             dm: () => dms.remove(params.channel_id, me.id, params.message_id),
             guild: (guildId) =>
@@ -157,6 +161,8 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("deleteAttachment", ({ params }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          // Removing the last attachment deletes the message: a held one keeps all of it.
+          yield* holds.refuseHeld(params.message_id)
           yield* channels.byOwner(params.channel_id, {
             dm: () => dms.deleteAttachment(params.channel_id, me.id, params.message_id, params.attachment_id),
             guild: (guildId) =>
@@ -174,9 +180,11 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
           const me = yield* CurrentUser
           const reason = yield* auditReason
           const guildId = yield* channels.guildOf(params.channel_id)
+          const messageIds = payload.messages ?? payload.message_ids ?? []
           yield* actors.write(guildId, MessageEdits.bulkDeleteMessages, {
             channelId: params.channel_id,
-            messageIds: payload.messages ?? payload.message_ids ?? []
+            messageIds,
+            heldMessageIds: yield* holds.among(messageIds)
           }, { actorId: me.id, reason })
         }))
       .handle("typing", ({ params }) =>

@@ -95,6 +95,9 @@ export const invalidToken = () => new Unauthorized({ code: "INVALID_TOKEN", mess
 export const missingOAuthScope = (scope: string) =>
   new Forbidden({ code: "MISSING_OAUTH_SCOPE", message: `Missing OAuth2 scope: ${scope}`, required_scope: scope })
 export const missingAccess = () => new Forbidden({ code: "MISSING_ACCESS", message: "Missing access" })
+/** Content a legal hold keeps (a report's evidence): no deletion path removes it until the hold is released. */
+export const underLegalHold = (what: string) =>
+  new Forbidden({ code: "RESOURCE_LOCKED", message: `${what} under a legal hold and cannot be deleted until it is released` })
 export const sudoModeRequired = (hasMfa: boolean) =>
   new Forbidden({ code: "SUDO_MODE_REQUIRED", message: "This action needs sudo mode", has_mfa: hasMfa })
 export const unknown = (

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { SNOWFLAKE_EPOCH } from "../../../src/platform/Snowflake.ts"
 import { NOT_HELD } from "../../actors/LegalHolds.ts"
+import { SNOWFLAKE_EPOCH } from "../../../src/platform/Snowflake.ts"
 import { messagesOf } from "./MessageAccess.ts"
 import type { GuildEvent } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
@@ -64,6 +64,21 @@ export const withoutMessages = (state: GuildState, byChannel: ReadonlyMap<string
   return { ...state, channelMessages }
 }
 
+/** `byChannel` without the messages under a legal hold (shards/actors/LegalHolds.ts): those stay. */
+export const withoutHeld = (
+  byChannel: ReadonlyMap<string, ReadonlySet<string>>,
+  held: ReadonlyArray<string> | undefined
+): ReadonlyMap<string, ReadonlySet<string>> => {
+  if (held === undefined || held.length === 0) return byChannel
+  const kept = new Set(held)
+  const result = new Map<string, ReadonlySet<string>>()
+  for (const [channelId, ids] of byChannel) {
+    const left = new Set([...ids].filter((id) => !kept.has(id)))
+    if (left.size > 0) result.set(channelId, left)
+  }
+  return result
+}
+
 /** One MESSAGE_DELETE_BULK per channel (a moderator's sweep). */
 export const bulkDeleteEvents = (guildId: string, byChannel: ReadonlyMap<string, ReadonlySet<string>>): Array<GuildEvent> =>
   [...byChannel].map(([channelId, ids]) => ({
@@ -81,4 +96,4 @@ export const deleteAuthorMessagesSince = (guildId: string, authorId: string, fro
 export const deleteAuthorMessages = (guildId: string, authorId: string, ids: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     ids.length === 0 ? Effect.void : Effect.asVoid(sql`DELETE FROM messages WHERE author_id = ${authorId}
-      AND guild_id = ${guildId} AND id IN ${sql.in(ids)}`))
+      AND guild_id = ${guildId} AND id IN ${sql.in(ids)} AND ${sql.literal(NOT_HELD)}`))

@@ -1,3 +1,4 @@
+import { NOT_HELD } from "../../actors/LegalHolds.ts"
 import { Effect, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { MessageResponse } from "../../../src/model/Messages.ts"
@@ -86,7 +87,7 @@ export const updateMessage = (m: MessageResponse) =>
 
 export const deleteMessages = (channelId: string, ids: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.asVoid(sql`DELETE FROM messages WHERE channel_id = ${channelId} AND id IN ${sql.in(ids)}`))
+    Effect.asVoid(sql`DELETE FROM messages WHERE channel_id = ${channelId} AND id IN ${sql.in(ids)} AND ${sql.literal(NOT_HELD)}`))
 
 /**
  * Each channel's newest WINDOW_SIZE messages, for GuildRepo.load: one index

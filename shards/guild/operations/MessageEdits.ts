@@ -141,9 +141,14 @@ export const deleteMessage = write(
  */
 export const bulkDeleteMessages = write(
   "BulkDeleteMessages",
-  { channelId: CarriedId.ChannelId, messageIds: Schema.Array(CarriedId.MessageId) },
+  {
+    channelId: CarriedId.ChannelId,
+    messageIds: Schema.Array(CarriedId.MessageId),
+    /** Those of `messageIds` under a legal hold: skipped, they stay. */
+    heldMessageIds: Schema.optional(Schema.Array(Schema.String))
+  },
   Schema.Null,
-  (state, { channelId, messageIds }, context) =>
+  (state, { channelId, messageIds, heldMessageIds }, context) =>
     Effect.gen(function*() {
       yield* managedChannel(state, context.actorId, channelId, Permission.MANAGE_MESSAGES, context.now)
       const ids = [...new Set(messageIds)]
@@ -164,12 +169,15 @@ export const bulkDeleteMessages = write(
         })
       }
       const messages = messagesOf(state, channelId)
+      const held = new Set(heldMessageIds ?? [])
+      const gone = ids.filter((id) => !held.has(id))
+      if (gone.length === 0) return unchanged(state, null)
       return {
-        next: withMessages(state, channelId, { ...messages, window: messages.window.without(new Set(ids.map((id) => BigInt(id)))) }),
+        next: withMessages(state, channelId, { ...messages, window: messages.window.without(new Set(gone.map((id) => BigInt(id)))) }),
         reply: null,
-        persist: deleteMessages(channelId, ids),
-        audit: [{ actionType: MESSAGE_BULK_DELETE, targetId: channelId, changes: [], options: { count: String(ids.length) } }],
-        events: [{ type: "MESSAGE_DELETE_BULK", data: { ids, channel_id: channelId, guild_id: context.guildId } }]
+        persist: deleteMessages(channelId, gone),
+        audit: [{ actionType: MESSAGE_BULK_DELETE, targetId: channelId, changes: [], options: { count: String(gone.length) } }],
+        events: [{ type: "MESSAGE_DELETE_BULK", data: { ids: gone, channel_id: channelId, guild_id: context.guildId } }]
       }
     })
 )

@@ -11,7 +11,7 @@ import { Api } from "../../http/Api.ts"
 import { CurrentOperator } from "../../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../../messages/AuthorMessagesRepo.ts"
-import { BadRequest, invalidField, unknown } from "../../model/Errors.ts"
+import { BadRequest, invalidField, underLegalHold, unknown } from "../../model/Errors.ts"
 import { CarriedId, type GuildId, type UserId } from "../../model/Ids.ts"
 import { toUserPartial } from "../../model/Users.ts"
 import { AppConfig } from "../../platform/Config.ts"
@@ -179,10 +179,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
           yield* requireGuild(payload.guild_id)
           // The guild's rows go with it, messages included: held ones must not (shards/actors/LegalHolds.ts).
           if (yield* postgres.holdsMessages(payload.guild_id)) {
-            return yield* new BadRequest({
-              code: "GUILD_UNDER_LEGAL_HOLD",
-              message: "Messages of this guild are under a legal hold; release it before deleting the guild"
-            })
+            return yield* underLegalHold("Messages of this guild are")
           }
           const deleted = yield* actors.write(payload.guild_id, AdminGuild.adminDeleteGuild, {}, yield* writer)
           yield* audit("guild.delete", "guild", payload.guild_id)

@@ -12,7 +12,7 @@ import { CurrentOperator } from "../../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { ChannelLookup } from "../../messages/ChannelLookup.ts"
 import { MessagesRepo } from "../../messages/Repo.ts"
-import { Forbidden, unknown } from "../../model/Errors.ts"
+import { underLegalHold, unknown } from "../../model/Errors.ts"
 import type { MessageResponse } from "../../model/Messages.ts"
 import { Snowflakes } from "../../platform/Snowflake.ts"
 import { AdminRepo } from "../Repo.ts"
@@ -35,7 +35,6 @@ const adminView = (m: MessageResponse): AdminMessage => ({
 })
 
 /** A message under a legal hold stays, whoever asks (schema/0034_legal_holds.sql). */
-const underLegalHold = () => new Forbidden({ code: "MESSAGE_UNDER_LEGAL_HOLD", message: "The message is under a legal hold" })
 
 export const AdminMessagesHandlers = HttpApiBuilder.group(Api, "adminMessages", (handlers) =>
   withBuildContext(Effect.gen(function*() {
@@ -81,7 +80,7 @@ export const AdminMessagesHandlers = HttpApiBuilder.group(Api, "adminMessages", 
           const op = yield* CurrentOperator
           const { channel_id: channelId, message_id: messageId } = payload
           const held = yield* Effect.provideService(heldAmong([messageId]), SqlClient.SqlClient, sql)
-          if (held.size > 0) return yield* underLegalHold()
+          if (held.size > 0) return yield* underLegalHold("This message is")
           yield* channels.byOwner(channelId, {
             dm: () =>
               Effect.flatMap(stored(channelId, messageId), (message) =>

@@ -137,7 +137,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin gui
       assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
       const held = field(posted.body, "id")
       yield* queryAt(api.databaseUrl, "INSERT INTO legal_hold_messages (message_id, report_id) VALUES ($1, 2)", [held])
-      expectError(yield* asAdmin("/admin/guilds/delete", { guild_id: guildId }), 400, "GUILD_UNDER_LEGAL_HOLD")
+      expectError(yield* asAdmin("/admin/guilds/delete", { guild_id: guildId }), 403, "RESOURCE_LOCKED")
       yield* queryAt(api.databaseUrl, "DELETE FROM legal_hold_messages WHERE message_id = $1", [held])
       assert.deepStrictEqual(yield* adminOk("/admin/guilds/delete", { guild_id: guildId }), { success: true })
       yield* nextMatching(session, "GUILD_DELETE", (d) => JSON.stringify(d).includes(guildId))

@@ -151,7 +151,7 @@ layer(TestApi.layerWith({ ADMIN_MESSAGE_JOB_SWEEP_SECONDS: "1" }), { timeout: 18
 
       // A held message stays.
       yield* hold(kept)
-      expectError(yield* post("/admin/messages/delete", { channel_id: channelId, message_id: kept }), 403, "MESSAGE_UNDER_LEGAL_HOLD")
+      expectError(yield* post("/admin/messages/delete", { channel_id: channelId, message_id: kept }), 403, "RESOURCE_LOCKED")
       assert.isTrue(yield* stillThere(channelId, kept))
 
       // A DM: both recipients are told.
