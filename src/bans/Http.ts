@@ -1,6 +1,5 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { firstIdAt } from "../../shards/guild/messages/AuthorMessages.ts"
 import * as Bans from "../../shards/guild/operations/Bans.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { auditReason } from "../guilds/AuditReason.ts"
@@ -31,18 +30,13 @@ export const BansHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ban
           // The header names why for the audit log; without it, the ban's own reason does.
           const header = yield* auditReason
           const days = payload.delete_message_days ?? 0
-          // Messages older than the actor's windows are known only here; the actor adds those of its windows.
-          const storedMessages = days > 0
-            ? yield* authorMessages.since(params.guild_id, target.id, firstIdAt(Date.now() - days * 24 * 3600_000))
-            : undefined
-          const heldMessageIds = storedMessages === undefined ? undefined : yield* authorMessages.held(storedMessages)
+          const messages = yield* authorMessages.forBan(params.guild_id, target.id, days)
           yield* actors.write(params.guild_id, Bans.banMember, {
             target: toUserPartial(target),
             reason,
             deleteMessageDays: days,
             durationSeconds: payload.ban_duration_seconds ?? 0,
-            storedMessages,
-            heldMessageIds
+            ...messages
           }, { actorId: me.id, reason: header ?? reason })
           // The user actor forgets the guild; Postgres already has no membership if this is lost.
           yield* actors.user(params.user_id).Left({ guildId: params.guild_id }).pipe(

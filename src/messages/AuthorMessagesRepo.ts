@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { heldAmong } from "../../shards/actors/LegalHolds.ts"
 import { NOT_HELD } from "../../shards/actors/LegalHolds.ts"
-import type { StoredMessageRef } from "../../shards/guild/messages/AuthorMessages.ts"
+import { firstIdAt, type StoredMessageRef } from "../../shards/guild/messages/AuthorMessages.ts"
 import type { GuildId } from "../model/Ids.ts"
 
 /** A batch of one author's guild messages: the guild, and its messages by channel. */
@@ -21,6 +21,15 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
   readonly since: (guildId: string, authorId: string, fromId: bigint) => Effect.Effect<ReadonlyArray<StoredMessageRef>>
   /** Those of `messages` under a legal hold: a sweep keeps them (shards/actors/LegalHolds.ts). */
   readonly held: (messages: ReadonlyArray<StoredMessageRef>) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * What a ban with `delete_message_days` = `days` tells the guild's actor: the
+   * author's messages of those days as Postgres has them (the actor adds those of
+   * its windows) and the held ones among them; nothing for 0 days.
+   */
+  readonly forBan: (guildId: string, authorId: string, days: number) => Effect.Effect<{
+    readonly storedMessages: ReadonlyArray<StoredMessageRef> | undefined
+    readonly heldMessageIds: ReadonlyArray<string> | undefined
+  }>
   /** Up to `limit` of the author's guild messages with an id up to `cutoffId`, all of the first guild that has any. */
   readonly nextBatch: (authorId: string, cutoffId: string, limit: number) => Effect.Effect<GuildBatch | undefined>
   /** How many guild messages with an id up to `cutoffId` the author has, in how many channels. */
@@ -68,7 +77,13 @@ export class AuthorMessagesRepo extends Context.Service<AuthorMessagesRepo, {
       const held = (messages: ReadonlyArray<StoredMessageRef>) =>
         heldAmong(messages.map((m) => m.id)).pipe(Effect.map((ids) => [...ids]), Effect.provideService(SqlClient.SqlClient, sql))
 
-      return AuthorMessagesRepo.of({ since, held, nextBatch, count })
+      const forBan = Effect.fn("AuthorMessagesRepo.forBan")(function*(guildId: string, authorId: string, days: number) {
+        if (days <= 0) return { storedMessages: undefined, heldMessageIds: undefined }
+        const storedMessages = yield* since(guildId, authorId, firstIdAt(Date.now() - days * 24 * 3600_000))
+        return { storedMessages, heldMessageIds: yield* held(storedMessages) }
+      })
+
+      return AuthorMessagesRepo.of({ since, held, forBan, nextBatch, count })
     })
   )
 }

@@ -1,6 +1,5 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { firstIdAt } from "../../../shards/guild/messages/AuthorMessages.ts"
 import * as AdminGuild from "../../../shards/guild/operations/AdminGuild.ts"
 import * as AdminMembers from "../../../shards/guild/operations/AdminMembers.ts"
 import { GuildRepo } from "../../../shards/guild/Repo.ts"
@@ -194,19 +193,14 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
           const target = yield* users.findById(payload.user_id)
           if (target === undefined) return yield* unknown("USER")
           const days = payload.delete_message_days ?? 0
-          // Messages older than the actor's windows are known only here; the actor adds those of its windows.
-          const storedMessages = days > 0
-            ? yield* authorMessages.since(payload.guild_id, target.id, firstIdAt(Date.now() - days * 24 * 3600_000))
-            : undefined
-          const heldMessageIds = storedMessages === undefined ? undefined : yield* authorMessages.held(storedMessages)
+          const messages = yield* authorMessages.forBan(payload.guild_id, target.id, days)
           const reason = payload.reason ?? null
           yield* actors.write(payload.guild_id, AdminMembers.adminBanMember, {
             target: toUserPartial(target),
             reason,
             deleteMessageDays: days,
             durationSeconds: payload.ban_duration_seconds ?? 0,
-            storedMessages,
-            heldMessageIds
+            ...messages
           }, { actorId: op.id, reason: (yield* auditReason) ?? reason })
           yield* audit("guild.ban_member", "user", payload.user_id, {
             guild_id: payload.guild_id,

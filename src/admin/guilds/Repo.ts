@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { GuildAdminResponse } from "../../model/AdminGuilds.ts"
+import { GUILD_ADMIN_COLUMNS, type GuildAdminRow, toGuildAdmin } from "./GuildRows.ts"
 
 /** `%` and `_` match themselves in a LIKE pattern built from `text`. */
 const likeAnywhere = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -24,26 +25,15 @@ export class AdminGuildsRepo extends Context.Service<AdminGuildsRepo, {
         const where = query === ""
           ? sql`TRUE`
           : sql`(lower(g.name) LIKE ${likeAnywhere(query)} OR g.id::text = ${query})`
-        const rows = yield* sql<{
-          id: string
-          name: string
-          features: ReadonlyArray<string>
-          owner_id: string
-          icon: string | null
-          banner: string | null
-          member_count: number
-          total: string
-        }>`
-          SELECT g.id::text AS id, g.name, g.features, g.owner_id::text AS owner_id, g.icon, g.banner,
-                 (SELECT count(*)::int FROM guild_members n WHERE n.guild_id = g.id) AS member_count,
-                 count(*) OVER () AS total
+        const rows = yield* sql<GuildAdminRow & { total: string }>`
+          SELECT ${sql.literal(GUILD_ADMIN_COLUMNS)}, count(*) OVER () AS total
           FROM guilds g WHERE ${where}
           ORDER BY g.id LIMIT ${q.limit} OFFSET ${q.offset}`
         const total = rows[0] === undefined
           ? Number((yield* sql<{ n: string }>`SELECT count(*) AS n FROM guilds g WHERE ${where}`)[0]?.n ?? 0)
           : Number(rows[0].total)
         return {
-          guilds: rows.map(({ total: _, ...row }): GuildAdminResponse => ({ ...row, member_count: Number(row.member_count) })),
+          guilds: rows.map(toGuildAdmin),
           total
         }
       }, Effect.orDie)

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { GUILD_ADMIN_COLUMNS, type GuildAdminRow, toGuildAdmin } from "../guilds/GuildRows.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../../platform/Timestamps.ts"
 import type {
   AdminUserDmChannel,
@@ -161,21 +162,12 @@ export class AdminUserLookup extends Context.Service<AdminUserLookup, {
 
       const guilds = Effect.fn("AdminUserLookup.guilds")(function*(q: ListUserGuildsRequest) {
         const page = paged("m.guild_id", q)
-        const rows = yield* sql<{
-          id: string
-          name: string
-          features: ReadonlyArray<string>
-          owner_id: string
-          icon: string | null
-          banner: string | null
-          member_count: number
-        }>`
-          SELECT g.id::text AS id, g.name, g.features, g.owner_id::text AS owner_id, g.icon, g.banner,
-                 (SELECT count(*)::int FROM guild_members n WHERE n.guild_id = g.id) AS member_count
+        const rows = yield* sql<GuildAdminRow>`
+          SELECT ${sql.literal(GUILD_ADMIN_COLUMNS)}
           FROM guild_members m JOIN guilds g ON g.id = m.guild_id
           WHERE m.user_id = ${q.user_id} ${page.where}
           ${page.order} LIMIT ${page.limit}`
-        return rows.map((row): GuildAdminResponse => ({ ...row, member_count: Number(row.member_count) }))
+        return rows.map(toGuildAdmin)
       }, Effect.orDie)
 
       const webauthnCredentials = Effect.fn("AdminUserLookup.webauthnCredentials")(function*(userId: string) {
