@@ -1,4 +1,6 @@
 import { Effect, Layer } from "effect"
+import { legalHoldCheck } from "../messages/LegalHoldCheck.ts"
+import { SqlClient } from "effect/sql"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Channels from "../../shards/guild/operations/Channels.ts"
 import * as ChannelLayout from "../../shards/guild/operations/ChannelLayout.ts"
@@ -35,6 +37,7 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
     const snowflakes = yield* Snowflakes
     const channels = yield* ChannelLookup
     const dms = yield* Dms
+    const holds = legalHoldCheck(yield* SqlClient.SqlClient)
 
     return handlers
       .handle("list", ({ params }) =>
@@ -69,7 +72,10 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
           // For a DM: closes it (a group DM: leaves it).
           yield* channels.byOwner(params.channel_id, {
             dm: () => dms.close(params.channel_id, actor.actorId),
-            guild: (guildId) => actors.write(guildId, Channels.deleteChannel, { channelId: params.channel_id }, actor)
+            guild: (guildId) =>
+              holds.refuseHeldIn({ channelId: params.channel_id }).pipe(
+                Effect.andThen(actors.write(guildId, Channels.deleteChannel, { channelId: params.channel_id }, actor))
+              )
           })
         }))
       .handle("putOverwrite", ({ params, headers, payload }) =>

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
 import * as AdminGuild from "../../../shards/guild/operations/AdminGuild.ts"
 import * as AdminMembers from "../../../shards/guild/operations/AdminMembers.ts"
 import { GuildRepo } from "../../../shards/guild/Repo.ts"
@@ -10,7 +11,8 @@ import { Api } from "../../http/Api.ts"
 import { CurrentOperator } from "../../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../../messages/AuthorMessagesRepo.ts"
-import { invalidField, underLegalHold, unknown } from "../../model/Errors.ts"
+import { invalidField, unknown } from "../../model/Errors.ts"
+import { legalHoldCheck } from "../../messages/LegalHoldCheck.ts"
 import { CarriedId, type GuildId, type UserId } from "../../model/Ids.ts"
 import { toUserPartial } from "../../model/Users.ts"
 import { AppConfig } from "../../platform/Config.ts"
@@ -32,6 +34,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
     const vanity = yield* VanityUrls
     const authorMessages = yield* AuthorMessagesRepo
     const postgres = yield* AdminGuildsRepo
+    const holds = legalHoldCheck(yield* SqlClient.SqlClient)
     const config = yield* AppConfig
 
     /** The operator, and the request's X-Audit-Log-Reason for the guild's own audit entries. */
@@ -177,9 +180,7 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
         Effect.gen(function*() {
           yield* requireGuild(payload.guild_id)
           // The guild's rows go with it, messages included: held ones must not (shards/actors/LegalHolds.ts).
-          if (yield* postgres.holdsMessages(payload.guild_id)) {
-            return yield* underLegalHold("Messages of this guild are")
-          }
+          yield* holds.refuseHeldIn({ guildId: payload.guild_id })
           const deleted = yield* actors.write(payload.guild_id, AdminGuild.adminDeleteGuild, {}, yield* writer)
           yield* audit("guild.delete", "guild", payload.guild_id)
           // Postgres no longer lists the memberships; the user actors hold them in memory until told.

@@ -13,8 +13,6 @@ export class AdminGuildsRepo extends Context.Service<AdminGuildsRepo, {
     guilds: ReadonlyArray<GuildAdminResponse>
     total: number
   }>
-  /** Whether a message of the guild is under a legal hold (schema/0034_legal_holds.sql). */
-  readonly holdsMessages: (guildId: string) => Effect.Effect<boolean>
 }>()("guildhall/AdminGuildsRepo") {
   static readonly layer = Layer.effect(
     AdminGuildsRepo,
@@ -37,12 +35,7 @@ export class AdminGuildsRepo extends Context.Service<AdminGuildsRepo, {
           total
         }
       }, Effect.orDie)
-      const holdsMessages = Effect.fn("AdminGuildsRepo.holdsMessages")(function*(guildId: string) {
-        const rows = yield* sql`SELECT 1 FROM legal_hold_messages h JOIN messages m ON m.id = h.message_id
-                                WHERE m.guild_id = ${guildId} LIMIT 1`
-        return rows.length > 0
-      }, Effect.orDie)
-      return { search, holdsMessages }
+      return { search }
     })
   )
 }

@@ -1,4 +1,6 @@
 import { Effect, Layer } from "effect"
+import { legalHoldCheck } from "../../messages/LegalHoldCheck.ts"
+import { SqlClient } from "effect/sql"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Guild from "../../../shards/guild/operations/Guild.ts"
 import * as Settings from "../../../shards/guild/operations/Settings.ts"
@@ -19,6 +21,7 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
     const actors = yield* Actors
     const sudo = yield* Sudo
     const vanity = yield* VanityUrls
+    const holds = legalHoldCheck(yield* SqlClient.SqlClient)
 
     /** Refused before any password is checked: only the owner gets as far as the proof. */
     const requireOwner = (guildId: GuildId, userId: string) => actors.read(guildId, Guild.ownerOnly, {}, userId)
@@ -47,6 +50,7 @@ const GuildManagementHandlers = HttpApiBuilder.group(Api, "guildManagement", (ha
           const me = yield* CurrentUser
           yield* requireOwner(params.guild_id, me.id)
           yield* sudo.require(me, payload)
+          yield* holds.refuseHeldIn({ guildId: params.guild_id })
           const deleted = yield* actors.write(params.guild_id, Guild.deleteGuild, {}, { actorId: me.id })
           // Postgres no longer lists the memberships; the user actors hold them in memory until told.
           yield* Effect.forEach(

@@ -1,5 +1,5 @@
 import { assert, expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { expectError, field, type Reply, TestApi } from "../../support/Api.ts"
 import { setAcls } from "../../support/Acls.ts"
 import { FakeAuthority } from "../../support/FakeAuthority.ts"
@@ -7,6 +7,14 @@ import { TestMail } from "../../support/Mail.ts"
 import { queryAt } from "../../support/Postgres.ts"
 import { CHAT, guildWithChannel, memberWith, sent } from "../../messages/Fixtures.ts"
 import { openDm, user } from "../../dms/Fixtures.ts"
+
+/** The shapes these tests read, decoded rather than assumed. */
+const Reports = Schema.Struct({ reports: Schema.Array(Schema.Struct({ report_id: Schema.String })) })
+const ReportList = Schema.decodeUnknownSync(Reports)
+const ReportPage = Schema.decodeUnknownSync(Schema.Struct({ ...Reports.fields, total: Schema.Number }))
+const Hold = Schema.decodeUnknownSync(Schema.Struct({ held: Schema.Boolean, message_ids: Schema.Array(Schema.String) }))
+const Status = Schema.decodeUnknownSync(Schema.Record(Schema.String, Schema.Unknown))
+const MessageIds = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /** The API sends reports to a fake authority on a local port, and retries failures every second; self-deletion starts at once. */
 const api = Layer.unwrap(Effect.map(FakeAuthority, (fake) =>
@@ -118,7 +126,7 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
 
       // Every filter of the search finds it; one that does not match leaves it out.
       const search = (body: Record<string, unknown>) =>
-        Effect.map(asAdmin("POST", "/admin/reports/search", body), (reply) => ok(reply) as { reports: ReadonlyArray<{ report_id: string }>; total: number })
+        Effect.map(asAdmin("POST", "/admin/reports/search", body), (reply) => ReportPage(ok(reply)))
       const filters: ReadonlyArray<Record<string, unknown>> = [
         { reported_user_id: r.author.userId },
         { reporter_id: r.reporter.userId },
@@ -150,7 +158,7 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
 
       const after = ok(yield* asAdmin("GET", `/admin/reports/${r.reportId}`))
       expect(after).toMatchObject({ status: 1, resolved_by_admin_id: expect.any(String), public_comment: "We removed the account's access." })
-      const resolvedList = ok(yield* asAdmin("POST", "/admin/reports/list", { status: 1, limit: 200 })) as { reports: ReadonlyArray<{ report_id: string }> }
+      const resolvedList = ReportList(ok(yield* asAdmin("POST", "/admin/reports/list", { status: 1, limit: 200 })))
       assert.include(resolvedList.reports.map((x) => x.report_id), r.reportId)
       const audit = yield* queryAt(t.databaseUrl, "SELECT action, audit_log_reason FROM admin_audit_logs WHERE target_id = $1", [r.reportId])
       expect(audit).toContainEqual({ action: "resolve_report", audit_log_reason: "clear violation" })
@@ -163,7 +171,7 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
       const loose = yield* sent(r.author.token, r.channelId, "not evidence")
       const holdPath = `/admin/reports/${r.reportId}/legal-hold`
       assert.deepStrictEqual(ok(yield* asAdmin("GET", holdPath)), { held: false, message_ids: [] })
-      const held = ok(yield* asAdmin("POST", holdPath, {})) as { held: boolean; message_ids: ReadonlyArray<string> }
+      const held = Hold(ok(yield* asAdmin("POST", holdPath, {})))
       assert.isTrue(held.held)
       assert.include(held.message_ids, r.messageId)
       assert.include(held.message_ids, r.earlier)
@@ -178,6 +186,10 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
       const left = yield* queryAt(t.databaseUrl, "SELECT id::text AS id FROM messages WHERE channel_id = $1 ORDER BY id", [r.channelId])
       assert.deepStrictEqual(left.map((row) => row.id), [r.earlier, r.messageId])
       expect(ok(yield* t.request("GET", single, { token: r.reporter.token }))).toMatchObject({ content: "held words" })
+      // Deleting the channel or the guild would delete the held messages with it: both wait for the release.
+      expectError(yield* t.request("DELETE", `/channels/${r.channelId}`, { token: r.owner.token }), 403, "RESOURCE_LOCKED")
+      const deleteGuild = yield* t.request("POST", `/guilds/${r.guildId}/delete`, { token: r.owner.token, body: { password: "correct horse battery" } })
+      expectError(deleteGuild, 403, "RESOURCE_LOCKED")
 
       assert.deepStrictEqual(ok(yield* asAdmin("POST", holdPath, { held: false })), { held: false, message_ids: [] })
       ok(yield* t.request("DELETE", single, { token: r.author.token }), 204)
@@ -193,7 +205,7 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
     Effect.gen(function*() {
       const fake = yield* FakeAuthority
       const r = yield* reportedMessage()
-      const status = (id: string) => Effect.map(asAdmin("GET", `/admin/reports/${id}/authority-status`), (reply) => ok(reply) as Record<string, unknown>)
+      const status = (id: string) => Effect.map(asAdmin("GET", `/admin/reports/${id}/authority-status`), (reply) => Status(ok(reply)))
       expect(yield* status(r.reportId)).toMatchObject({ status: "not_submitted", authority_report_id: null })
 
       yield* fake.failNext(2)
@@ -233,7 +245,7 @@ layer(api, { timeout: 180_000, excludeTestServices: true })("admin: reports", (i
 
       ok(yield* t.request("PUT", `/guilds/${r.guildId}/bans/${r.author.userId}`, { token: r.owner.token, body: { delete_message_days: 1 } }), 204)
       assert.deepStrictEqual(yield* idsOf(r.author.userId), [r.messageId])
-      const page = ok(yield* t.request("GET", `/channels/${r.channelId}/messages`, { token: r.owner.token })) as ReadonlyArray<{ id: string }>
+      const page = MessageIds(ok(yield* t.request("GET", `/channels/${r.channelId}/messages`, { token: r.owner.token })))
       assert.include(page.map((m) => m.id), r.messageId)
       assert.notInclude(page.map((m) => m.id), goes)
 
