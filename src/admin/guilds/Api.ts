@@ -7,7 +7,7 @@ import { BoundedText, SuccessResponse } from "../../model/Common.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { GuildId, UserId } from "../../model/Ids.ts"
 import { VanityCode } from "../../guilds/management/Api.ts"
-import { BulkOperationResponse } from "../users/ProfileApi.ts"
+import { BulkOperationResponse } from "../Bulk.ts"
 
 /** Requests and answers of /admin/guilds/* and the guild bulk routes (part B; production's admin guild models). */
 

@@ -12,6 +12,7 @@ import { CurrentOperator } from "../../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
 import { AuthorMessagesRepo } from "../../messages/AuthorMessagesRepo.ts"
 import { invalidField, unknown } from "../../model/Errors.ts"
+import { forEachId } from "../Bulk.ts"
 import { legalHoldCheck } from "../../messages/LegalHoldCheck.ts"
 import { CarriedId, type GuildId, type UserId } from "../../model/Ids.ts"
 import { toUserPartial } from "../../model/Users.ts"
@@ -227,38 +228,25 @@ const AdminGuildsHandlers = HttpApiBuilder.group(Api, "adminGuilds", (handlers) 
       .handle("bulkAddMembers", ({ payload }) =>
         Effect.gen(function*() {
           yield* requireGuild(payload.guild_id)
-          const successful: Array<string> = []
-          const failed: Array<{ id: string; error: string }> = []
-          // One at a time, as joins are: a bad id fails alone.
-          for (const userId of new Set(payload.user_ids)) {
-            const outcome = yield* Effect.result(addMember(payload.guild_id, userId))
-            if (outcome._tag === "Success") successful.push(userId)
-            else failed.push({ id: userId, error: outcome.failure.code })
-          }
+          const result = yield* forEachId(payload.user_ids, (userId) => addMember(payload.guild_id, userId))
           yield* audit("bulk.add_guild_members", "guild", payload.guild_id, {
             user_count: String(payload.user_ids.length),
-            failed_count: String(failed.length)
+            failed_count: String(result.failed.length)
           })
-          return { successful, failed }
+          return result
         }))
       .handle("bulkUpdateFeatures", ({ payload }) =>
         Effect.gen(function*() {
           const add = payload.add_features ?? []
           const remove = payload.remove_features ?? []
-          const successful: Array<string> = []
-          const failed: Array<{ id: string; error: string }> = []
-          for (const guildId of new Set(payload.guild_ids)) {
-            const outcome = yield* Effect.result(updateFeatures(guildId, add, remove, true))
-            if (outcome._tag === "Success") successful.push(guildId)
-            else failed.push({ id: guildId, error: outcome.failure.code })
-          }
+          const result = yield* forEachId(payload.guild_ids, (guildId) => updateFeatures(guildId, add, remove, true))
           yield* audit("bulk.update_guild_features", "guild", "0", {
             guild_count: String(payload.guild_ids.length),
-            failed_count: String(failed.length),
+            failed_count: String(result.failed.length),
             add_features: add.join(","),
             remove_features: remove.join(",")
           })
-          return { successful, failed }
+          return result
         }))
   })))
 

@@ -1,7 +1,6 @@
-import { Effect, Layer, Option } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { AUDIT_REASON_HEADER, decodeAuditReason } from "../../guilds/AuditReason.ts"
+import { auditReason } from "../../guilds/AuditReason.ts"
 import { Api } from "../../http/Api.ts"
 import { CurrentOperator } from "../../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupContexts.ts"
@@ -35,8 +34,6 @@ export const AdminReportsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(A
       Effect.flatMap(CurrentOperator, (op) =>
         admin.audit({ adminId: op.id, action, targetType: "report", targetId: reportId, metadata: { report_id: reportId, ...metadata } }))
 
-    const reason = Effect.map(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
-      Option.isSome(request) ? decodeAuditReason(request.value.headers[AUDIT_REASON_HEADER]) : null)
 
     /** The report's evidence: the reported message and the context captured with it. */
     const evidenceIds = (report: { reportedMessageId: string | null; messageContext: ReadonlyArray<{ id: string }> | null }) =>
@@ -87,7 +84,7 @@ export const AdminReportsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(A
         Effect.gen(function*() {
           const op = yield* CurrentOperator
           const comment = payload.public_comment === undefined || payload.public_comment.length === 0 ? null : payload.public_comment
-          const outcome = yield* reports.resolve(payload.report_id, op.id, comment, yield* reason)
+          const outcome = yield* reports.resolve(payload.report_id, op.id, comment, yield* auditReason)
           if (outcome === "unknown") return yield* unknownReport()
           if (outcome === "already_resolved") {
             return yield* new BadRequest({ code: "REPORT_ALREADY_RESOLVED", message: "This report has already been resolved" })

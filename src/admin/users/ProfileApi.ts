@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { ClearableField } from "../../../shards/user/operations/AdminProfile.ts"
 import { AdminAuthentication } from "../../http/Authentication.ts"
 import { BoundedText } from "../../model/Common.ts"
+import { BulkOperationResponse } from "../Bulk.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { AdminUserResult } from "./View.ts"
@@ -62,12 +63,6 @@ export const BulkUpdateUserFlagsRequest = Schema.Struct({
   user_ids: Schema.Array(Snowflake).check(Schema.isMinLength(1), Schema.isMaxLength(1000)),
   add_flags: Schema.optional(Flags),
   remove_flags: Schema.optional(Flags)
-})
-
-/** BulkOperationResponse (part B): each id either succeeded or failed with why. */
-export const BulkOperationResponse = Schema.Struct({
-  successful: Schema.Array(Schema.String),
-  failed: Schema.Array(Schema.Struct({ id: Schema.String, error: Schema.String }))
 })
 
 const userChange = <Name extends string, Path extends `/${string}`, Payload extends Schema.Top>(name: Name, path: Path, payload: Payload) =>

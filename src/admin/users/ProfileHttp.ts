@@ -28,6 +28,7 @@ import { BadRequest, invalidField } from "../../model/Errors.ts"
 import { ALL_SUSPICIOUS_ACTIVITY_FLAGS, userFlag } from "../../model/UserFlags.ts"
 import type { AppConfig } from "../../platform/Config.ts"
 import { UsersRepo } from "../../users/Repo.ts"
+import { forEachId } from "../Bulk.ts"
 import { AdminRepo } from "../Repo.ts"
 import { AdminUserViews } from "./View.ts"
 
@@ -230,17 +231,11 @@ export const AdminUserProfileHttp = perRequestMiddlewaresOnly(HttpApiBuilder.gro
           const op = yield* CurrentOperator
           const add = yield* parseFlags("add_flags", payload.add_flags)
           const remove = yield* parseFlags("remove_flags", payload.remove_flags)
-          const successful: Array<string> = []
-          const failed: Array<{ id: string; error: string }> = []
-          // One at a time, as the users' own changes are: a bad id fails alone.
-          for (const userId of new Set(payload.user_ids)) {
-            const outcome = yield* Effect.result(change(userId, "user.update_flags", adminUpdateFlags, { add, remove }, {
+          const result = yield* forEachId(payload.user_ids, (userId) =>
+            change(userId, "user.update_flags", adminUpdateFlags, { add, remove }, {
               partial: true,
               metadata: { add_flags: add.join(","), remove_flags: remove.join(","), bulk: "true" }
             }))
-            if (outcome._tag === "Success") successful.push(userId)
-            else failed.push({ id: userId, error: outcome.failure.code })
-          }
           yield* repo.audit({
             adminId: op.id,
             action: "bulk.update_user_flags",
@@ -248,11 +243,11 @@ export const AdminUserProfileHttp = perRequestMiddlewaresOnly(HttpApiBuilder.gro
             targetId: "0",
             metadata: {
               user_count: String(payload.user_ids.length),
-              failed_count: String(failed.length),
+              failed_count: String(result.failed.length),
               add_flags: add.join(","),
               remove_flags: remove.join(",")
             }
           })
-          return { successful, failed }
+          return result
         }))
   }))))

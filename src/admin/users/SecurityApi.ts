@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { AdminAuthentication } from "../../http/Authentication.ts"
 import { BoundedText } from "../../model/Common.ts"
+import { BulkOperationResponse } from "../Bulk.ts"
 import { ApiErrors } from "../../model/Errors.ts"
 import { Snowflake } from "../../model/Ids.ts"
 import { AdminUserResult } from "./View.ts"
@@ -35,11 +36,6 @@ export type ScheduleAccountDeletionRequest = typeof ScheduleAccountDeletionReque
 export const BulkScheduleUserDeletionRequest = Schema.Struct({
   user_ids: Schema.Array(Snowflake).check(Schema.isMinLength(1), Schema.isMaxLength(1000)),
   ...deletionFields
-})
-
-export const BulkOperationResponse = Schema.Struct({
-  successful: Schema.Array(Schema.String),
-  failed: Schema.Array(Schema.Struct({ id: Schema.String, error: Schema.String }))
 })
 
 const userAction = <const Name extends string, const Path extends `/${string}`>(name: Name, path: Path) =>
