@@ -64,21 +64,6 @@ export const withoutMessages = (state: GuildState, byChannel: ReadonlyMap<string
   return { ...state, channelMessages }
 }
 
-/** `byChannel` without the messages under a legal hold (shards/actors/LegalHolds.ts): those stay. */
-export const withoutHeld = (
-  byChannel: ReadonlyMap<string, ReadonlySet<string>>,
-  held: ReadonlyArray<string> | undefined
-): ReadonlyMap<string, ReadonlySet<string>> => {
-  if (held === undefined || held.length === 0) return byChannel
-  const kept = new Set(held)
-  const result = new Map<string, ReadonlySet<string>>()
-  for (const [channelId, ids] of byChannel) {
-    const left = new Set([...ids].filter((id) => !kept.has(id)))
-    if (left.size > 0) result.set(channelId, left)
-  }
-  return result
-}
-
 /** One MESSAGE_DELETE_BULK per channel (a moderator's sweep). */
 export const bulkDeleteEvents = (guildId: string, byChannel: ReadonlyMap<string, ReadonlySet<string>>): Array<GuildEvent> =>
   [...byChannel].map(([channelId, ids]) => ({

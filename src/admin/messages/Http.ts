@@ -34,9 +34,7 @@ const adminView = (m: MessageResponse): AdminMessage => ({
   attachments: m.attachments.map((a) => ({ filename: a.filename, url: a.url ?? "" }))
 })
 
-/** A message under a legal hold stays, whoever asks (schema/0034_legal_holds.sql). */
-
-export const AdminMessagesHandlers = HttpApiBuilder.group(Api, "adminMessages", (handlers) =>
+const AdminMessagesHandlers = HttpApiBuilder.group(Api, "adminMessages", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const admin = yield* AdminRepo
