@@ -1,6 +1,7 @@
 // The message targets of issue 5, on the Postgres-backed server of ops/bench/run.ts:
 // message create in one hot channel and spread over 100 channels, a page of 50 messages,
-// and, in the same run, the physical limit of the write path: Postgres inserting one
+// a webhook's execute in a channel of its own (issue 21: the same write path without a
+// member), and, in the same run, the physical limit of the write path: Postgres inserting one
 // message row per statement through the same driver, at the same concurrency.
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Redacted } from "effect"
@@ -58,7 +59,7 @@ export const rawInsertRate = (options: {
     }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(options.url) })), Effect.scoped)
   )
 
-/** 100 text channels of the guild, made through the API; their ids. */
+/** Text channels of the guild, made through the API; their ids. */
 const makeChannels = async <F>(tools: BenchTools<F>, guildUrl: string, count: number): Promise<Array<string>> => {
   const ids: Array<string> = []
   for (let i = 0; i < count; i++) {
@@ -80,8 +81,11 @@ export const prepareMessages = async <F extends { readonly requestsPerSecond: nu
   server: { readonly base: string; readonly guildUrl: string; readonly databaseUrl: string; readonly ownerId: string }
 ) => {
   const guildId = server.guildUrl.slice(server.guildUrl.lastIndexOf("/") + 1)
-  const channels = await makeChannels(tools, server.guildUrl, 101)
-  const [raw, hot, ...spread] = channels as [string, string, ...Array<string>]
+  const channels = await makeChannels(tools, server.guildUrl, 102)
+  const [raw, hooked, hot, ...spread] = channels as [string, string, string, ...Array<string>]
+  const webhook = await tools.callJson("create a webhook", "POST", `${server.base}/channels/${hooked}/webhooks`, { name: "bench" })
+  const webhookUrl = `${server.base}/webhooks/${String(webhook["id"])}/${String(webhook["token"])}`
+  await tools.callJson("execute the webhook", "POST", `${webhookUrl}?wait=true`, { content: "first" })
   // Before measuring: a send that fails here fails the run with the server's answer.
   await tools.callJson("send a message", "POST", `${server.base}/channels/${hot}/messages`, { content: "first" })
   let sent = 0
@@ -106,7 +110,11 @@ export const prepareMessages = async <F extends { readonly requestsPerSecond: nu
       path: () => `/channels/${spread[turn++ % spread.length]}/messages`
     })
     const list = await tools.measure(`GET /channels/{id}/messages?limit=50${tag}`, `${server.base}/channels/${hot}/messages?limit=50`, {})
-    return { insertRate, hotCreate, spreadCreate, list }
+    const webhookExecute = await tools.measure(`POST /webhooks/{id}/{token}?wait=true (one channel)${tag}`, `${webhookUrl}?wait=true`, {
+      method: "POST",
+      body
+    })
+    return { insertRate, hotCreate, spreadCreate, list, webhookExecute }
   }
   return { round }
 }

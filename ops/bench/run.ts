@@ -461,6 +461,7 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
       readonly hotCreate: Figures
       readonly spreadCreate: Figures
       readonly list: Figures
+      readonly webhookExecute: Figures
     }
     const rounds: Array<Round> = []
     for (let round = 1; round <= load.rounds; round++) {
@@ -534,7 +535,7 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
     }
     return {
       runs: [
-        ...rounds.flatMap((r) => [r.health, r.update, r.userSettings, r.rawInsert, r.hotCreate, r.spreadCreate, r.list]),
+        ...rounds.flatMap((r) => [r.health, r.update, r.userSettings, r.rawInsert, r.hotCreate, r.spreadCreate, r.list, r.webhookExecute]),
         settings,
         search
       ],
@@ -543,6 +544,11 @@ const measureMembers = async (bootSeconds: number, load: Load): Promise<{ runs: 
         p99Target("message create (one channel) p99 < 25 ms", (r) => r.hotCreate, 25),
         ratioTarget("message create (100 channels) >= 50% of raw inserts", (r) => r.spreadCreate.requestsPerSecond / r.rawInsert.requestsPerSecond, 0.5),
         p99Target("message create (100 channels) p99 < 25 ms", (r) => r.spreadCreate, 25),
+        ratioTarget(
+          "webhook execute >= 50% of message create (one channel each)",
+          (r) => r.webhookExecute.requestsPerSecond / r.hotCreate.requestsPerSecond,
+          0.5
+        ),
         ratioTarget("message list >= 40% of health", (r) => r.list.requestsPerSecond / r.health.requestsPerSecond, 0.4),
         ratioTarget("member update >= 30% of health (requests/s, same server)", (r) => r.update.requestsPerSecond / r.health.requestsPerSecond, 0.3),
         ratioTarget(
@@ -634,7 +640,7 @@ const main = async (): Promise<number> => {
   // Whatever happens, the run ends: two boots + every measured target + margin.
   // The gateway bench boots a server of its own and runs about 70 s; the READY bench boots
   // one too and runs about 30 s, the user actors' memory about 20 s.
-  const budgetSeconds = 5 * bootSeconds + (11 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
+  const budgetSeconds = 5 * bootSeconds + (12 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
