@@ -56,10 +56,10 @@ export const makeCatalog = (name: string, provider: GifProvider) =>
     const suggest = yield* cached((key: { readonly q: string; readonly locale: GifLocale }) => provider.suggest(key.q, key.locale))
 
     /** A category with its first result as preview; one whose search fails or finds nothing is left out. */
-    const preview = (category: { readonly name: string; readonly searchTerm: string }, locale: GifLocale) =>
-      Cache.get(search, { q: category.searchTerm, locale, limit: 1 }).pipe(
+    const preview = (term: string, locale: GifLocale) =>
+      Cache.get(search, { q: term, locale, limit: 1 }).pipe(
         Effect.map((gifs) => Option.map(Option.fromNullishOr(gifs[0]), (gif): CategoryTagResponse => ({
-          name: category.name,
+          name: term,
           src: gif.src,
           proxy_src: gif.proxy_src
         }))),
@@ -71,7 +71,7 @@ export const makeCatalog = (name: string, provider: GifProvider) =>
       Effect.all({
         gifs: Cache.get(trending, { locale, limit: 1 }),
         categories: Effect.flatMap(provider.categories(locale), (categories) =>
-          Effect.forEach(categories, (category) => preview(category, locale), { concurrency: PREVIEW_CONCURRENCY }).pipe(
+          Effect.forEach(categories, (term) => preview(term, locale), { concurrency: PREVIEW_CONCURRENCY }).pipe(
             Effect.map((previews) => previews.flatMap((p) => Option.toArray(p)))
           ))
       }, { concurrency: 2 }))

@@ -60,7 +60,7 @@ const make = (settings: GifProviderSettings, key: string, timeoutMillis: number)
     categories: (locale) =>
       Effect.map(
         call("categories", { type: "featured", locale: providerLocale(locale), country: countryOf(locale) }, Categories),
-        ({ tags }) => tags.map((tag) => ({ name: tag.searchterm, searchTerm: tag.searchterm }))
+        ({ tags }) => tags.map((tag) => tag.searchterm)
       ),
     suggest: (q, locale) =>
       Effect.map(call("autocomplete", { q, locale: providerLocale(locale) }, Terms), ({ results }) => results),

@@ -20,16 +20,16 @@ const MIN_PAGE = 8
 const PAGE_URL = "https://klipy.com/gifs/"
 
 const File = Schema.Struct({ url: Schema.String, width: Schema.Int, height: Schema.Int })
-/** Ads and other kinds the feed may interleave have no `file`; they are left out. */
+/** Ads the feed may interleave have neither slug nor `file`; they are left out. */
 const Clip = Schema.Struct({
-  slug: Schema.String,
+  slug: Schema.optional(Schema.String),
   title: Schema.optional(Schema.NullOr(Schema.String)),
   file: Schema.optional(Schema.Struct({ hd: Schema.optional(Schema.Struct({ mp4: Schema.optional(File) })) }))
 })
 const envelope = <A, I>(data: Schema.Codec<A, I>) => Schema.Struct({ result: Schema.Boolean, data })
 const Page = envelope(Schema.Struct({ data: Schema.Array(Clip) }))
 const Categories = envelope(Schema.Struct({
-  categories: Schema.Array(Schema.Struct({ category: Schema.String, query: Schema.String }))
+  categories: Schema.Array(Schema.Struct({ query: Schema.String }))
 }))
 const Terms = envelope(Schema.Array(Schema.String))
 const Acknowledgement = Schema.Struct({ result: Schema.Boolean })
@@ -40,7 +40,7 @@ const Acknowledgement = Schema.Struct({ result: Schema.Boolean })
  */
 const toGif = (clip: typeof Clip.Type): ReadonlyArray<GifResponse> => {
   const media = clip.file?.hd?.mp4
-  if (media === undefined) return []
+  if (media === undefined || clip.slug === undefined) return []
   return [{
     id: clip.slug,
     title: clip.title ?? "",
@@ -92,7 +92,7 @@ const make = (settings: GifProviderSettings, key: string, timeoutMillis: number)
     categories: (locale) =>
       Effect.map(
         call("gifs/categories", { locale: providerLocale(locale) }, Categories),
-        (answer) => answer.data.categories.map((category) => ({ name: category.category, searchTerm: category.query }))
+        (answer) => answer.data.categories.map((category) => category.query)
       ),
     suggest: (q, locale) =>
       Effect.map(call("autocomplete", { q, locale: providerLocale(locale) }, Terms), (answer) => answer.data),

@@ -11,17 +11,15 @@ export class GifProviderError extends Schema.TaggedError<GifProviderError>()("Gi
   message: Schema.String
 }) {}
 
-/** A category of the provider's picker: its display name and the term that searches it. */
-export interface Category {
-  readonly name: string
-  readonly searchTerm: string
-}
-
 /** What this server asks of a GIF provider; each implementation speaks its provider's HTTP API. */
 export interface GifProvider {
   readonly trending: (locale: GifLocale, limit: number) => Effect.Effect<ReadonlyArray<GifResponse>, GifProviderError>
   readonly search: (q: string, locale: GifLocale, limit: number) => Effect.Effect<ReadonlyArray<GifResponse>, GifProviderError>
-  readonly categories: (locale: GifLocale) => Effect.Effect<ReadonlyArray<Category>, GifProviderError>
+  /**
+   * The featured categories, each as the term that searches it: clients search a
+   * category's `name` when it is picked, so the term is also what they show.
+   */
+  readonly categories: (locale: GifLocale) => Effect.Effect<ReadonlyArray<string>, GifProviderError>
   readonly suggest: (q: string, locale: GifLocale) => Effect.Effect<ReadonlyArray<string>, GifProviderError>
   /** Tells the provider a result was shared (its ranking signal); `userId` for providers that count per user. */
   readonly registerShare: (
