@@ -59,6 +59,7 @@ import { scheduledMessagesJob } from "./messages/scheduled/Sender.ts"
 import { SelfDeletionHttp } from "./messages/selfDeletion/Http.ts"
 import { selfDeletionJob } from "./messages/selfDeletion/Job.ts"
 import { GatewayHttp } from "./gateway/Http.ts"
+import { GifsHttp } from "./gifs/Http.ts"
 import { gatewayCluster, gatewayLocal, ReconnectOnShutdown } from "./gateway/Services.ts"
 import { ApplicationsHttp } from "./oauth2/ApplicationsHttp.ts"
 import { OAuth2Http } from "./oauth2/OAuth2Http.ts"
@@ -142,6 +143,7 @@ const handlersLayer = Layer.mergeAll(
   PinsHttp,
   SelfDeletionHttp,
   GatewayHttp,
+  GifsHttp,
   ApplicationsHttp,
   OAuth2Http,
   ReportsHttp,

@@ -77,6 +77,17 @@ export interface Settings {
   readonly trustedProxies: ReadonlyArray<Network>
   /** The DNS server reverse lookups ask (`host` or `host:port`, an IP address); absent: the system's resolvers. */
   readonly dnsServer: Option.Option<string>
+  /** The two GIF providers (src/gifs): where their HTTP API is and the key it wants; no key, their routes answer 503. */
+  readonly gifa: GifProviderSettings
+  readonly gifb: GifProviderSettings
+  /** How long a GIF provider may take to answer before the request gives up (503). */
+  readonly gifProviderTimeoutMillis: number
+}
+
+/** One GIF provider's API: its base URL (no trailing slash) and its key, if the operator has one. */
+export interface GifProviderSettings {
+  readonly apiUrl: string
+  readonly apiKey: Option.Option<Redacted.Redacted>
 }
 
 /** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
@@ -196,6 +207,29 @@ const dnsServerConfig = Config.String("DNS_SERVER").pipe(
   Config.option
 )
 
+/** An http(s) URL without its trailing slash; anything else stops the start naming `name`. */
+const httpUrl = (name: string) =>
+  Config.String(name).pipe(Config.mapEffect((value) => {
+    const url = URL.canParse(value.trim()) ? new URL(value.trim()) : undefined
+    return url !== undefined && (url.protocol === "http:" || url.protocol === "https:")
+      ? Effect.succeed(url.toString().replace(/\/$/, ""))
+      : Effect.fail(invalidSetting(`${name}: ${value} is not an http(s) URL`))
+  }))
+
+/**
+ * `<PREFIX>_API_URL` and `<PREFIX>_API_KEY` of a GIF provider. An empty key counts as
+ * none, so `GIFA_API_KEY=` in an env file switches the provider off rather than
+ * sending empty keys upstream.
+ */
+const gifProviderConfig = (prefix: "GIFA" | "GIFB", defaultUrl: string): Config.Config<GifProviderSettings> =>
+  Config.all({
+    apiUrl: httpUrl(`${prefix}_API_URL`).pipe(Config.withDefault(defaultUrl)),
+    apiKey: Config.Redacted(`${prefix}_API_KEY`).pipe(
+      Config.option,
+      Config.map(Option.filter((key) => Redacted.value(key).trim().length > 0))
+    )
+  })
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -237,7 +271,10 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250),
   gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024),
   trustedProxies: trustedProxiesConfig,
-  dnsServer: dnsServerConfig
+  dnsServer: dnsServerConfig,
+  gifa: gifProviderConfig("GIFA", "https://tenor.googleapis.com/v2"),
+  gifb: gifProviderConfig("GIFB", "https://api.klipy.com/api/v1"),
+  gifProviderTimeoutMillis: positiveInt("GIF_PROVIDER_TIMEOUT_MS", 5_000)
 })
 
 const checked = (settings: Settings) =>

@@ -51,7 +51,13 @@ const notInReference: Record<string, ReadonlyArray<CredentialKind> | "none" | "a
   "POST /users/@me/messages/delete/test": ["session"],
   // Guild settings, as PATCH /guilds/{guild_id}.
   "PATCH /guilds/{}/detached-banner": ["session", "bot"],
-  "PATCH /guilds/{}/text-channel-flexible-names": ["session", "bot"]
+  "PATCH /guilds/{}/text-channel-flexible-names": ["session", "bot"],
+  // GIF pickers (src/gifs): a person's own, as in production (bots refused).
+  ...Object.fromEntries(["gifa", "gifb"].flatMap((provider) =>
+    ["GET featured", "GET search", "GET trending-gifs", "GET suggest", "POST register-share"].map((route) => {
+      const [method, path] = route.split(" ")
+      return [`${method} /${provider}/${path}`, ["session"] as const]
+    })))
 }
 
 /**

@@ -48,7 +48,10 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   gatewayHeartbeatMillis: 41_250,
   gatewayOutboundLimitBytes: 8 * 1024 * 1024,
   trustedProxies: [],
-  dnsServer: Option.none()
+  dnsServer: Option.none(),
+  gifa: { apiUrl: "http://127.0.0.1:9", apiKey: Option.none() },
+  gifb: { apiUrl: "http://127.0.0.1:9", apiKey: Option.none() },
+  gifProviderTimeoutMillis: 5_000
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */
