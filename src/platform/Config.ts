@@ -75,8 +75,16 @@ export interface Settings {
   readonly gatewayOutboundLimitBytes: number
   /** Proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges); empty: the socket's address is the client's. */
   readonly trustedProxies: ReadonlyArray<Network>
-  /** The DNS server reverse lookups ask (`host` or `host:port`, an IP address); absent: the system's resolvers. */
+  /**
+   * The DNS server reverse lookups and domain connection proofs ask (`host` or
+   * `host:port`, an IP address); absent: the system's resolvers.
+   */
   readonly dnsServer: Option.Option<string>
+  /**
+   * The social-network instance every handle's profile is read from (an http(s)
+   * base URL, without a trailing slash); absent: `https://` and the handle's host.
+   */
+  readonly socialInstanceUrl: Option.Option<string>
 }
 
 /** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
@@ -196,6 +204,15 @@ const dnsServerConfig = Config.String("DNS_SERVER").pipe(
   Config.option
 )
 
+/** SOCIAL_INSTANCE_URL: an http(s) URL of an origin, or one with a base path (no query). */
+const socialInstanceUrlConfig = Config.URL("SOCIAL_INSTANCE_URL").pipe(
+  Config.mapEffect((url) =>
+    (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === ""
+      ? Effect.succeed(url.toString().replace(/\/$/, ""))
+      : Effect.fail(invalidSetting(`SOCIAL_INSTANCE_URL: ${url.toString()} is not an http(s) base URL (without a query)`))),
+  Config.option
+)
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -237,7 +254,8 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250),
   gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024),
   trustedProxies: trustedProxiesConfig,
-  dnsServer: dnsServerConfig
+  dnsServer: dnsServerConfig,
+  socialInstanceUrl: socialInstanceUrlConfig
 })
 
 const checked = (settings: Settings) =>

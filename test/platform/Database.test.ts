@@ -48,7 +48,8 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   gatewayHeartbeatMillis: 41_250,
   gatewayOutboundLimitBytes: 8 * 1024 * 1024,
   trustedProxies: [],
-  dnsServer: Option.none()
+  dnsServer: Option.none(),
+  socialInstanceUrl: Option.none()
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */
