@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig } from "../platform/Config.ts"
+import { resolvesPublicly } from "./PublicHosts.ts"
 
 /** The AT-protocol profile method instances answer: `?actor=<handle>` gives `{handle, description, ...}`. */
 export const PROFILE_METHOD = "/xrpc/app.bsky.actor.getProfile"
@@ -41,7 +42,8 @@ const boundedText = async (response: Response): Promise<string> => {
  *
  * The proof: the instance's PROFILE_METHOD for the handle answers a profile of
  * that handle whose description holds the verification string. Anything else
- * (no answer within 5 s, an error status, a redirect, another shape) is no proof.
+ * (no answer within 5 s, an error status, a redirect, another shape, an instance
+ * derived from the handle that resolves to a private address) is no proof.
  */
 export class SocialProof extends Context.Service<SocialProof, {
   readonly published: (handle: string, proof: string) => Effect.Effect<boolean>
@@ -53,13 +55,16 @@ export class SocialProof extends Context.Service<SocialProof, {
     Effect.gen(function*() {
       const { socialInstanceUrl } = yield* AppConfig
 
-      const instanceOf = (handle: string): string => {
-        if (Option.isSome(socialInstanceUrl)) return socialInstanceUrl.value
+      const hostOf = (handle: string): string => {
         const labels = handle.split(".")
-        return `https://${labels.length > 2 ? labels.slice(1).join(".") : handle}`
+        return labels.length > 2 ? labels.slice(1).join(".") : handle
       }
+      const instanceOf = (handle: string): string =>
+        Option.isSome(socialInstanceUrl) ? socialInstanceUrl.value : `https://${hostOf(handle)}`
 
       const published = Effect.fn("SocialProof.published")(function*(handle: string, proof: string) {
+        // The configured instance is the operator's choice; a derived one is the user's, so it must be public.
+        if (Option.isNone(socialInstanceUrl) && !(yield* resolvesPublicly(hostOf(handle)))) return false
         const url = `${instanceOf(handle)}${PROFILE_METHOD}?actor=${encodeURIComponent(handle)}`
         const text = yield* Effect.tryPromise(async () => {
           const response = await fetch(url, {

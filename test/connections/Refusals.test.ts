@@ -1,6 +1,7 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Option } from "effect"
 import { hostName } from "../../src/connections/Identifiers.ts"
+import { isPublicAddress } from "../../src/connections/PublicHosts.ts"
 import { settingsConfig } from "../../src/platform/Config.ts"
 import { createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
@@ -14,6 +15,16 @@ describe("connection identifiers", () => {
     for (const bad of ["localhost", "127.0.0.1", "::1", "1.2.3.4.5", "exa mple.com", "-bad.com", "bad-.com", "a..b", "", "a/b.com", "x@y.com",
       `${"a".repeat(64)}.com`, `${"a.".repeat(130)}com`]) {
       assert.isUndefined(hostName(bad), bad)
+    }
+  })
+})
+
+describe("instances derived from a handle", () => {
+  it("are asked only at public addresses", () => {
+    for (const address of ["93.184.216.34", "2606:2800:220:1::1", "8.8.8.8"]) assert.isTrue(isPublicAddress(address), address)
+    for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "::1", "::", "fd00::1",
+      "fe80::1", "::ffff:127.0.0.1", "0.0.0.0", "not an address"]) {
+      assert.isFalse(isPublicAddress(address), address)
     }
   })
 })
