@@ -1,5 +1,5 @@
 import { assert, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { dataOf, identified, nextOfType } from "../gateway/Client.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { createGuild } from "../support/Cast.ts"
@@ -7,6 +7,9 @@ import { FakeDns } from "../support/FakeDns.ts"
 import { FakeSocialInstance } from "../support/FakeSocialInstance.ts"
 import { queryAt } from "../support/Postgres.ts"
 import { connect, connectionsApi, list, newDomain, newHandle, publish, request, start, verify } from "./Support.ts"
+
+const idsOf = Schema.decodeUnknownSync(Schema.Array(Schema.Struct({ id: Schema.String })))
+const shownOf = Schema.decodeUnknownSync(Schema.Struct({ connected_accounts: Schema.Array(Schema.Struct({ id: Schema.String })) }))
 
 layer(connectionsApi, { timeout: 180_000, excludeTestServices: true })("account connections over HTTP", (it) => {
   it.effect("a domain: started, refused until its TXT record is there, created, verified again as the record comes and goes", () =>
@@ -98,7 +101,7 @@ layer(connectionsApi, { timeout: 180_000, excludeTestServices: true })("account 
       const a = yield* connect(me.token, "domain", newDomain())
       const b = yield* connect(me.token, "social", newHandle())
       const c = yield* connect(me.token, "domain", newDomain())
-      const ids = () => Effect.map(list(me.token), (reply) => (reply.body as ReadonlyArray<{ id: string }>).map((x) => x.id))
+      const ids = () => Effect.map(list(me.token), (reply) => idsOf(reply.body).map((x) => x.id))
       assert.deepStrictEqual(yield* ids(), [a.id, b.id, c.id])
 
       const patched = yield* request("PATCH", `/users/@me/connections/domain/${a.id}`, me.token, { sort_order: 10, visibility_flags: 0 })
@@ -165,7 +168,7 @@ layer(connectionsApi, { timeout: 180_000, excludeTestServices: true })("account 
         Effect.gen(function*() {
           const reply = yield* request("GET", `/users/${owner.userId}/profile`, token)
           assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-          return (reply.body as { connected_accounts: ReadonlyArray<{ id: string }> }).connected_accounts.map((c) => c.id)
+          return shownOf(reply.body).connected_accounts.map((c) => c.id)
         })
       assert.deepStrictEqual(yield* shown(owner.token), [everyone.id, friends.id, guilds.id, nobody.id])
       assert.deepStrictEqual(yield* shown(friend.token), [everyone.id, friends.id])
