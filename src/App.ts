@@ -92,6 +92,7 @@ import { AdminAuthenticationLive, UserAuthenticationLive } from "./http/Authenti
 import { serve } from "./http/Server.ts"
 import { UsersHttp } from "./users/Http.ts"
 import { NotesHttp } from "./notes/Http.ts"
+import { ConnectionsHttp } from "./connections/Http.ts"
 import { SettingsHttp } from "./settings/Http.ts"
 import { UsersRepo } from "./users/Repo.ts"
 import { services as usersServices } from "./users/Services.ts"
@@ -111,6 +112,7 @@ const handlersLayer = Layer.mergeAll(
   UsersHttp,
   SettingsHttp,
   NotesHttp,
+  ConnectionsHttp,
   MfaHttp,
   PhoneHttp,
   RelationshipsHttp,

@@ -1,10 +1,12 @@
+import type { ConnectionResponse } from "../../src/model/Connections.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import type { ScheduledMessageResponse } from "../../src/model/ScheduledMessages.ts"
 
 /**
  * The user's own lists in their actor's state: saved messages, Web Push
- * subscriptions and scheduled messages. Each changes only by a write of the
- * actor (operations/SavedMessages.ts, PushSubscriptions.ts, ScheduledMessages.ts),
+ * subscriptions, scheduled messages and account connections. Each changes only
+ * by a write of the actor (operations/SavedMessages.ts, PushSubscriptions.ts,
+ * ScheduledMessages.ts, Connections.ts),
  * so listing them never asks Postgres.
  */
 
@@ -41,6 +43,15 @@ export interface ScheduledEntry {
   readonly messageId: string | null
 }
 
+/** An account connection: what the list shows, and the proof a re-verification looks for again. */
+export interface ConnectionEntry {
+  readonly view: ConnectionResponse
+  /** The string the user put in a DNS record or on their profile (public: anyone can read it there). */
+  readonly proof: string
+  /** Milliseconds since the epoch of the last check that found the proof; null after one that did not. */
+  readonly verifiedAt: number | null
+}
+
 export interface UserLists {
   /** By message id. */
   readonly saved: ReadonlyMap<string, SavedEntry>
@@ -48,6 +59,8 @@ export interface UserLists {
   readonly pushSubscriptions: ReadonlyMap<string, PushSubscriptionEntry>
   /** By id. */
   readonly scheduled: ReadonlyMap<string, ScheduledEntry>
+  /** By id. */
+  readonly connections: ReadonlyMap<string, ConnectionEntry>
 }
 
 /** Approximate bytes of the lists (nothing for empty ones: an idle user with none stays small). */
@@ -55,6 +68,7 @@ export const listsBytes = (lists: UserLists): number => {
   let bytes = lists.saved.size * 160
   for (const s of lists.pushSubscriptions.values()) bytes += 240 + (s.endpoint.length + (s.userAgent?.length ?? 0)) * 2
   for (const s of lists.scheduled.values()) bytes += 200 + JSON.stringify(s.view).length * 2
+  for (const c of lists.connections.values()) bytes += 240 + (c.view.name.length + c.proof.length) * 2
   return bytes
 }
 

@@ -4,9 +4,11 @@ import type { ChannelId, GuildId } from "../../src/model/Ids.ts"
 import { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
 import { ScheduledMessageStatus } from "../../src/model/ScheduledMessages.ts"
 import { isoTimestamp, isoTimestampOrNull } from "../../src/platform/Timestamps.ts"
-import type { PushSubscriptionEntry, SavedEntry, ScheduledEntry, UserLists } from "./Lists.ts"
+import { ConnectionType } from "../../src/model/Connections.ts"
+import type { ConnectionEntry, PushSubscriptionEntry, SavedEntry, ScheduledEntry, UserLists } from "./Lists.ts"
 
 const decodeRequest = Schema.decodeUnknownEffect(MessageCreateRequest)
+const decodeConnectionType = Schema.decodeUnknownEffect(ConnectionType)
 const decodeStatus = Schema.decodeUnknownEffect(ScheduledMessageStatus)
 
 interface ScheduledRow {
@@ -49,7 +51,32 @@ const scheduledEntry = (row: ScheduledRow) =>
     return entry
   })
 
-/** The user's saved messages, push subscriptions and scheduled messages, as their actor keeps them (Lists.ts). */
+interface ConnectionRow {
+  readonly id: string
+  readonly type: string
+  readonly name: string
+  readonly proof: string
+  readonly verified: boolean
+  readonly verified_at: Date | string | null
+  readonly visibility_flags: number
+  readonly sort_order: number
+}
+
+const connectionEntry = (row: ConnectionRow) =>
+  Effect.map(decodeConnectionType(row.type), (type): ConnectionEntry => ({
+    view: {
+      id: row.id,
+      type,
+      name: row.name,
+      verified: row.verified,
+      visibility_flags: row.visibility_flags,
+      sort_order: row.sort_order
+    },
+    proof: row.proof,
+    verifiedAt: row.verified_at === null ? null : new Date(row.verified_at).getTime()
+  }))
+
+/** The user's saved messages, push subscriptions, scheduled messages and connections, as their actor keeps them (Lists.ts). */
 export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
   Effect.gen(function*() {
     const saved = yield* sql<{ message_id: string; channel_id: string; saved_at: Date | string }>`
@@ -62,6 +89,9 @@ export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
         timezone, status, status_reason, created_at, invalidated_at, send_operation_id::text AS send_operation_id,
         message_id::text AS message_id
       FROM scheduled_messages WHERE user_id = ${userId}`
+    const connections = yield* sql<ConnectionRow>`
+      SELECT id::text AS id, type, name, proof, verified, verified_at, visibility_flags, sort_order
+      FROM user_connections WHERE user_id = ${userId}`
     const lists: UserLists = {
       saved: new Map(saved.map((row): [string, SavedEntry] => [
         row.message_id,
@@ -74,7 +104,8 @@ export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
         sessionHash: Buffer.from(row.session_hash).toString("hex"),
         updatedAt: new Date(row.updated_at).getTime()
       }])),
-      scheduled: new Map(yield* Effect.forEach(scheduled, (row) => Effect.map(scheduledEntry(row), (entry) => [row.id, entry] as const)))
+      scheduled: new Map(yield* Effect.forEach(scheduled, (row) => Effect.map(scheduledEntry(row), (entry) => [row.id, entry] as const))),
+      connections: new Map(yield* Effect.forEach(connections, (row) => Effect.map(connectionEntry(row), (entry) => [row.id, entry] as const)))
     }
     return lists
   })

@@ -33,6 +33,7 @@ import { SessionsApi } from "../sessions/Api.ts"
 import { SsoAdminApi, SsoApi } from "../sso/Api.ts"
 import { UsersApi } from "../users/Api.ts"
 import { NotesApi } from "../notes/Api.ts"
+import { ConnectionsApi } from "../connections/Api.ts"
 import { SettingsApi } from "../settings/Api.ts"
 import { DiscoveryApi } from "../discovery/Api.ts"
 import { MessagesApi } from "../messages/Api.ts"
@@ -56,6 +57,7 @@ export class Api extends HttpApi.make("guildhall")
   .add(UsersApi)
   .add(SettingsApi)
   .add(NotesApi)
+  .add(ConnectionsApi)
   .add(MfaApi)
   .add(PhoneApi)
   .add(RelationshipsApi)

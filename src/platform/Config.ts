@@ -75,13 +75,21 @@ export interface Settings {
   readonly gatewayOutboundLimitBytes: number
   /** Proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges); empty: the socket's address is the client's. */
   readonly trustedProxies: ReadonlyArray<Network>
-  /** The DNS server reverse lookups ask (`host` or `host:port`, an IP address); absent: the system's resolvers. */
+  /**
+   * The DNS server reverse lookups and domain connection proofs ask (`host` or
+   * `host:port`, an IP address); absent: the system's resolvers.
+   */
   readonly dnsServer: Option.Option<string>
   /** The two GIF providers (src/gifs): where their HTTP API is and the key it wants; no key, their routes answer 503. */
   readonly gifa: GifProviderSettings
   readonly gifb: GifProviderSettings
   /** How long a GIF provider may take to answer before the request gives up (503). */
   readonly gifProviderTimeoutMillis: number
+  /**
+   * The social-network instance every handle's profile is read from (an http(s)
+   * base URL, without a trailing slash); absent: `https://` and the handle's host.
+   */
+  readonly socialInstanceUrl: Option.Option<string>
 }
 
 /** One GIF provider's API: its base URL (no trailing slash) and its key, if the operator has one. */
@@ -230,6 +238,15 @@ const gifProviderConfig = (prefix: "GIFA" | "GIFB", defaultUrl: string): Config.
     )
   })
 
+/** SOCIAL_INSTANCE_URL: an http(s) URL of an origin, or one with a base path (no query). */
+const socialInstanceUrlConfig = Config.URL("SOCIAL_INSTANCE_URL").pipe(
+  Config.mapEffect((url) =>
+    (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === ""
+      ? Effect.succeed(url.toString().replace(/\/$/, ""))
+      : Effect.fail(invalidSetting(`SOCIAL_INSTANCE_URL: ${url.toString()} is not an http(s) base URL (without a query)`))),
+  Config.option
+)
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -274,7 +291,8 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   dnsServer: dnsServerConfig,
   gifa: gifProviderConfig("GIFA", "https://tenor.googleapis.com/v2"),
   gifb: gifProviderConfig("GIFB", "https://api.klipy.com/api/v1"),
-  gifProviderTimeoutMillis: positiveInt("GIF_PROVIDER_TIMEOUT_MS", 5_000)
+  gifProviderTimeoutMillis: positiveInt("GIF_PROVIDER_TIMEOUT_MS", 5_000),
+  socialInstanceUrl: socialInstanceUrlConfig
 })
 
 const checked = (settings: Settings) =>

@@ -1,4 +1,6 @@
 import { Context, Effect, Layer } from "effect"
+import { ShownConnections } from "../connections/Shown.ts"
+import { visibleTo } from "../model/Connections.ts"
 import { type Forbidden, missingAccess, type NotFound, unknown } from "../model/Errors.ts"
 import { type SharedGuild, UserLinks } from "./Links.ts"
 import type { UserProfileFullResponse } from "./ProfileSchemas.ts"
@@ -36,7 +38,9 @@ export const offsetMinutes = (timeZone: string, at: Date): number | null => {
  * GET /users/{id}/profile without its guild part. Anyone may see their own
  * profile and a bot's; another user's needs a friendship, a pending request
  * or a shared guild (else 403 MISSING_ACCESS). The target's `profile_privacy`
- * setting may then limit it (`profile_limited`): no bio, pronouns, timezone.
+ * setting may then limit it (`profile_limited`): no bio, pronouns, timezone,
+ * connections. `connected_accounts` holds the verified connections the
+ * viewer may see by their visibility_flags; the owner sees all of them.
  */
 export class Profiles extends Context.Service<Profiles, {
   readonly view: (
@@ -50,6 +54,7 @@ export class Profiles extends Context.Service<Profiles, {
     Effect.gen(function*() {
       const users = yield* UsersRepo
       const links = yield* UserLinks
+      const connections = yield* ShownConnections
 
       const limited = (target: UserRow, relationship: number | undefined, shared: ReadonlyArray<SharedGuild>) =>
         Effect.gen(function*() {
@@ -82,6 +87,10 @@ export class Profiles extends Context.Service<Profiles, {
         if (!self && !target.bot && !related && shared.length === 0) return yield* missingAccess()
         const restricted = !self && !target.bot && (yield* limited(target, relationship, shared))
         const mutualFriends = options.withMutualFriends && !self ? yield* links.mutualFriends(viewerId, targetId) : undefined
+        const viewer = { friend: relationship === FRIEND, sharesGuild: shared.length > 0 }
+        const connected = restricted || target.bot
+          ? []
+          : (yield* connections.verifiedOf(targetId)).filter((c) => self || visibleTo(c.visibility_flags, viewer))
         return {
           user: toUserPartial(target),
           user_profile: {
@@ -93,8 +102,7 @@ export class Profiles extends Context.Service<Profiles, {
           },
           ...(mutualFriends === undefined ? {} : { mutual_friends: mutualFriends.map(toUserPartial) }),
           ...(options.withMutualGuilds && !self ? { mutual_guilds: shared.map((g) => ({ id: g.id, nick: g.nick })) } : {}),
-          // Account connections are not built yet: nobody has one to show.
-          connected_accounts: [],
+          connected_accounts: connected,
           timezone_offset: restricted ? null : timezoneOffset(target, self, relationship === FRIEND, shared.length > 0),
           profile_limited: restricted
         }

@@ -51,7 +51,8 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   dnsServer: Option.none(),
   gifa: { apiUrl: "http://127.0.0.1:9", apiKey: Option.none() },
   gifb: { apiUrl: "http://127.0.0.1:9", apiKey: Option.none() },
-  gifProviderTimeoutMillis: 5_000
+  gifProviderTimeoutMillis: 5_000,
+  socialInstanceUrl: Option.none()
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

@@ -58,7 +58,35 @@ const prepare = (schema: object): object =>
 const prepareValue = (value: unknown): unknown =>
   Array.isArray(value) ? value.map(prepareValue) : typeof value === "object" && value !== null ? prepare(value) : value
 
-ajv.addSchema({ $id: "responses", $defs: prepare(reference.$defs) })
+/**
+ * Shared definitions where a spec part rules over responses.json, each naming
+ * the section: every operation whose answer refers to the definition follows it.
+ */
+const SOCIAL_OR_DOMAIN = { type: "string", enum: ["social", "domain"] }
+const withProperty = (schema: Record<string, unknown>, key: string, value: object) => ({
+  ...schema,
+  properties: { ...(typeof schema.properties === "object" && schema.properties !== null ? schema.properties : {}), [key]: value }
+})
+const definitionDifferences: ReadonlyArray<{
+  readonly definition: string
+  readonly specReference: string
+  readonly patch: (schema: Record<string, unknown>) => Record<string, unknown>
+}> = [
+  // The reference names the social network's type `bsky`; the part's neutral name is `social`.
+  { definition: "ConnectionResponse", specReference: "part C, Connections", patch: (s) => withProperty(s, "type", SOCIAL_OR_DOMAIN) },
+  {
+    definition: "ConnectionVerificationResponse",
+    specReference: "part C, Connections",
+    patch: (s) => withProperty(s, "type", SOCIAL_OR_DOMAIN)
+  }
+]
+
+const definitions = Object.fromEntries(Object.entries(reference.$defs).map(([name, schema]) => [
+  name,
+  definitionDifferences.filter((d) => d.definition === name).reduce((s, d) => d.patch(s), schema)
+]))
+
+ajv.addSchema({ $id: "responses", $defs: prepare(definitions) })
 
 interface Template {
   readonly operation: string

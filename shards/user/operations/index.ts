@@ -3,6 +3,7 @@ import { accountReads, accountWrites } from "./Account.ts"
 import { adminWrites } from "./Admin.ts"
 import { adminProfileWrites } from "./AdminProfile.ts"
 import { adminSecurityWrites } from "./AdminSecurity.ts"
+import { connectionsReads, connectionsWrites } from "./Connections.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { pushReads, pushWrites } from "./PushSubscriptions.ts"
@@ -24,6 +25,7 @@ export const writes = [
   ...pushWrites,
   ...scheduledWrites,
   ...relationshipsWrites,
+  ...connectionsWrites,
   ...adminWrites,
   ...adminProfileWrites,
   ...adminSecurityWrites
@@ -38,7 +40,8 @@ export const reads = [
   ...savedReads,
   ...pushReads,
   ...scheduledReads,
-  ...relationshipsReads
+  ...relationshipsReads,
+  ...connectionsReads
 ] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =
