@@ -1,10 +1,11 @@
+import type { FavoriteMemeResponse } from "../../src/model/FavoriteMemes.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import type { ScheduledMessageResponse } from "../../src/model/ScheduledMessages.ts"
 
 /**
  * The user's own lists in their actor's state: saved messages, Web Push
- * subscriptions and scheduled messages. Each changes only by a write of the
- * actor (operations/SavedMessages.ts, PushSubscriptions.ts, ScheduledMessages.ts),
+ * subscriptions, scheduled messages and saved media. Each changes only by a write of the
+ * actor (operations/SavedMessages.ts, PushSubscriptions.ts, ScheduledMessages.ts, FavoriteMemes.ts),
  * so listing them never asks Postgres.
  */
 
@@ -48,6 +49,8 @@ export interface UserLists {
   readonly pushSubscriptions: ReadonlyMap<string, PushSubscriptionEntry>
   /** By id. */
   readonly scheduled: ReadonlyMap<string, ScheduledEntry>
+  /** Saved media ("memes") as the user's reads show them, by id. */
+  readonly memes: ReadonlyMap<string, FavoriteMemeResponse>
 }
 
 /** Approximate bytes of the lists (nothing for empty ones: an idle user with none stays small). */
@@ -55,6 +58,7 @@ export const listsBytes = (lists: UserLists): number => {
   let bytes = lists.saved.size * 160
   for (const s of lists.pushSubscriptions.values()) bytes += 240 + (s.endpoint.length + (s.userAgent?.length ?? 0)) * 2
   for (const s of lists.scheduled.values()) bytes += 200 + JSON.stringify(s.view).length * 2
+  for (const m of lists.memes.values()) bytes += 400 + (m.name.length + (m.alt_text?.length ?? 0) + m.url.length) * 2
   return bytes
 }
 

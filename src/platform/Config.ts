@@ -1,5 +1,6 @@
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { isIPv4, isIPv6 } from "node:net"
+import { DEFAULT_MAX_FAVORITE_MEMES } from "../model/FavoriteMemes.ts"
 import { type Network, parseNetwork } from "./IpAddress.ts"
 
 /**
@@ -77,6 +78,26 @@ export interface Settings {
   readonly trustedProxies: ReadonlyArray<Network>
   /** The DNS server reverse lookups ask (`host` or `host:port`, an IP address); absent: the system's resolvers. */
   readonly dnsServer: Option.Option<string>
+  /** How the server fetches media from URLs it is given (src/media/RemoteFetch.ts). */
+  readonly mediaFetch: MediaFetchSettings
+  /** Saved media ("memes") one user may keep. */
+  readonly memesMaxPerUser: number
+}
+
+/**
+ * Fetching a URL a user names: private, loopback, link-local and other
+ * internal addresses are refused unless allowed, so the server cannot be
+ * pointed at its own network.
+ */
+export interface MediaFetchSettings {
+  /** Fetch from internal addresses too (a test's local server, a single-host deployment). */
+  readonly allowPrivate: boolean
+  /** Internal ranges fetched from even when `allowPrivate` is off (an internal media host). */
+  readonly allowedNetworks: ReadonlyArray<Network>
+  /** Bytes one fetch may bring; a longer body is cut off as it arrives. */
+  readonly maxBytes: number
+  /** The whole fetch, redirects included. */
+  readonly timeoutMillis: number
 }
 
 /** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
@@ -196,6 +217,25 @@ const dnsServerConfig = Config.String("DNS_SERVER").pipe(
   Config.option
 )
 
+/** A comma-separated list of addresses and CIDR ranges under `name`; one that is neither stops the start. */
+const networksConfig = (name: string): Config.Config<ReadonlyArray<Network>> =>
+  Config.String(name).pipe(
+    Config.withDefault(""),
+    Config.mapEffect((listed) => {
+      const entries = listed.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0)
+      const wrong = entries.filter((entry) => parseNetwork(entry) === undefined)
+      if (wrong.length > 0) return Effect.fail(invalidSetting(`${name}: ${wrong.join(", ")} is not an IP address or CIDR range`))
+      return Effect.succeed(entries.flatMap((entry) => parseNetwork(entry) ?? []))
+    })
+  )
+
+const mediaFetchConfig: Config.Config<MediaFetchSettings> = Config.all({
+  allowPrivate: Config.Boolean("MEDIA_FETCH_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  allowedNetworks: networksConfig("MEDIA_FETCH_ALLOWED_NETWORKS"),
+  maxBytes: positiveInt("MEDIA_FETCH_MAX_BYTES", 10 * 1024 * 1024),
+  timeoutMillis: positiveInt("MEDIA_FETCH_TIMEOUT_MS", 15_000)
+})
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -237,7 +277,9 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250),
   gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024),
   trustedProxies: trustedProxiesConfig,
-  dnsServer: dnsServerConfig
+  dnsServer: dnsServerConfig,
+  mediaFetch: mediaFetchConfig,
+  memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES)
 })
 
 const checked = (settings: Settings) =>

@@ -48,7 +48,9 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   gatewayHeartbeatMillis: 41_250,
   gatewayOutboundLimitBytes: 8 * 1024 * 1024,
   trustedProxies: [],
-  dnsServer: Option.none()
+  dnsServer: Option.none(),
+  mediaFetch: { allowPrivate: false, allowedNetworks: [], maxBytes: 1024, timeoutMillis: 1000 },
+  memesMaxPerUser: 50
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

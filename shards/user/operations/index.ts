@@ -3,6 +3,7 @@ import { accountReads, accountWrites } from "./Account.ts"
 import { adminWrites } from "./Admin.ts"
 import { adminProfileWrites } from "./AdminProfile.ts"
 import { adminSecurityWrites } from "./AdminSecurity.ts"
+import { memesReads, memesWrites } from "./FavoriteMemes.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { pushReads, pushWrites } from "./PushSubscriptions.ts"
@@ -26,7 +27,8 @@ export const writes = [
   ...relationshipsWrites,
   ...adminWrites,
   ...adminProfileWrites,
-  ...adminSecurityWrites
+  ...adminSecurityWrites,
+  ...memesWrites
 ] as const
 
 export const reads = [
@@ -38,7 +40,8 @@ export const reads = [
   ...savedReads,
   ...pushReads,
   ...scheduledReads,
-  ...relationshipsReads
+  ...relationshipsReads,
+  ...memesReads
 ] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =
