@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { Permission } from "../../src/model/Permissions.ts"
 import { dataOf, identified, nextOfType } from "../gateway/Client.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
+import { openDm, user } from "../dms/Fixtures.ts"
 import { CHAT, guildWithChannel, memberWith, sent } from "../messages/Fixtures.ts"
 import { payload, postMultipart } from "../messages/Multipart.ts"
 import { png } from "../media/Fixtures.ts"
@@ -200,6 +201,40 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       const outsider = yield* save(stranger.token, embedMessage, { name: "x", embed_index: 1 })
       assert.oneOf(outsider.status, [403, 404], JSON.stringify(outsider.body))
       assert.deepStrictEqual((yield* api.request("GET", "/users/@me/memes", { token: stranger.token })).body, [])
+    }))
+
+  it.effect("from a DM: its recipients may save its media, nobody else; an embed of one of our files is read from the store", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const alice = yield* user
+      const bob = yield* user
+      const eve = yield* user
+      const dm = yield* openDm(alice, bob)
+      const posted = yield* postMultipart(alice.token, dm, [
+        payload({ attachments: [{ id: 0 }] }),
+        { name: "files[0]", filename: "tiny.png", data: png(2, 2), type: "image/png" }
+      ])
+      assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
+      const messageId = field(posted.body, "id")
+      const [attachment] = (posted.body as { attachments: ReadonlyArray<{ url: string }> }).attachments
+      const save = (token: string, id: string, body: unknown) =>
+        api.request("POST", `/channels/${dm}/messages/${id}/memes`, { token, body })
+      const saved = memeOf(yield* save(bob.token, messageId, { name: "tiny" }))
+      expect(saved).toMatchObject({ user_id: bob.userId, width: 2, height: 2, filename: "tiny.png" })
+      expectError(yield* save(eve.token, messageId, { name: "tiny" }), 403, "MISSING_ACCESS")
+
+      // An embed pointing at one of our own files (PUBLIC_URL's origin, http://localhost:8080 here, where
+      // no server of the test listens) is taken from the media store, not fetched.
+      const embedded = yield* Effect.promise(() =>
+        fetch(`${api.baseUrl}/channels/${dm}/messages`, {
+          method: "POST",
+          headers: { authorization: alice.token, "content-type": "application/json" },
+          body: JSON.stringify({ embeds: [{ title: "ours", image: { url: attachment?.url } }] })
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown })))
+      assert.strictEqual(embedded.status, 200, JSON.stringify(embedded.body))
+      const own = memeOf(yield* save(alice.token, field(embedded.body, "id"), { name: "ours", embed_index: 0 }))
+      assert.strictEqual(own.content_hash, saved.content_hash)
+      assert.deepStrictEqual((yield* servedAt(own.url)).bytes, png(2, 2))
     }))
 
   it.effect("the per-user limit (MEMES_MAX_PER_USER) holds for both ways of saving", () =>
