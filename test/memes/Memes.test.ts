@@ -6,7 +6,7 @@ import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 import { openDm, user } from "../dms/Fixtures.ts"
 import { CHAT, guildWithChannel, memberWith, sent } from "../messages/Fixtures.ts"
 import { payload, postMultipart } from "../messages/Multipart.ts"
-import { png } from "../media/Fixtures.ts"
+import { dataUri, png } from "../media/Fixtures.ts"
 import { MediaServer, memePng, mp4, webm } from "./MediaServer.ts"
 
 /** Only the media server's own address is allowed: every other internal address stays refused (127.0.0.2 among them). */
@@ -235,6 +235,26 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       const own = memeOf(yield* save(alice.token, field(embedded.body, "id"), { name: "ours", embed_index: 0 }))
       assert.strictEqual(own.content_hash, saved.content_hash)
       assert.deepStrictEqual((yield* servedAt(own.url)).bytes, png(2, 2))
+    }))
+
+  it.effect("an operator's purge of an emoji keeps the file while a saved meme shows the same bytes", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const { owner, guildId, channelId } = yield* guildWithChannel
+      const image = png(40, 40)
+      const emoji = yield* api.request("POST", `/guilds/${guildId}/emojis`, { token: owner.token, body: { name: "kite", image: dataUri(image) } })
+      assert.strictEqual(emoji.status, 200, JSON.stringify(emoji.body))
+      const posted = yield* postMultipart(owner.token, channelId, [
+        payload({ attachments: [{ id: 0 }] }),
+        { name: "files[0]", filename: "kite.png", data: image, type: "image/png" }
+      ])
+      const meme = memeOf(yield* api.request("POST", `/channels/${channelId}/messages/${field(posted.body, "id")}/memes`, {
+        token: owner.token,
+        body: { name: "kite" }
+      }))
+      const purged = yield* api.request("POST", "/admin/assets/purge", { token: `Admin ${api.adminKey}`, body: { ids: [field(emoji.body, "id")] } })
+      expect(purged.body).toMatchObject({ processed: [{ found_in_db: true }], errors: [] })
+      assert.deepStrictEqual((yield* servedAt(meme.url)).bytes, image)
     }))
 
   it.effect("the per-user limit (MEMES_MAX_PER_USER) holds for both ways of saving", () =>
