@@ -1,5 +1,6 @@
 import { assert, expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { FavoriteMemeResponse } from "../../src/model/FavoriteMemes.ts"
 import { Permission } from "../../src/model/Permissions.ts"
 import { dataOf, identified, nextOfType } from "../gateway/Client.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
@@ -16,17 +17,22 @@ const env = {
   MEMES_MAX_PER_USER: "3"
 }
 
-interface Meme {
-  readonly id: string
-  readonly url: string
-  readonly content_hash: string
-  readonly [key: string]: unknown
+const decodeMeme = Schema.decodeUnknownSync(FavoriteMemeResponse)
+const decodeMemes = Schema.decodeUnknownSync(Schema.Array(FavoriteMemeResponse))
+const decodeAttachments = Schema.decodeUnknownSync(Schema.Struct({ attachments: Schema.Array(Schema.Struct({ id: Schema.String, url: Schema.String })) }))
+const decodeRefusal = Schema.decodeUnknownSync(Schema.Struct({
+  message: Schema.String,
+  errors: Schema.optional(Schema.Array(Schema.Struct({ path: Schema.String, code: Schema.String })))
+}))
+
+const memeOf = (reply: Reply, status = 201) => {
+  assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
+  return decodeMeme(reply.body)
 }
 
-const memeOf = (reply: Reply, status = 201): Meme => {
-  assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
-  return reply.body as Meme
-}
+/** The ids of the caller's saved media, as listed. */
+const listedIds = (token: string) =>
+  Effect.flatMap(TestApi, (api) => Effect.map(api.request("GET", "/users/@me/memes", { token }), (reply) => decodeMemes(reply.body).map((m) => m.id)))
 
 /** The bytes and type the API serves at a meme's url (the path of it: PUBLIC_URL is not where the test API listens). */
 const servedAt = (url: string) =>
@@ -80,8 +86,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       const clip = memeOf(yield* fromUrl(me.token, { url: `${server.url}/clip.mp4`, gifa_slug_id: "123456" }))
       expect(clip).toMatchObject({ name: "clip", filename: "clip.mp4", content_type: "video/mp4", is_gifv: true, gifa_slug_id: "123456", width: null })
       assert.deepStrictEqual((yield* servedAt(clip.url)).bytes, mp4)
-      const list = yield* api.request("GET", "/users/@me/memes", { token: me.token })
-      assert.deepStrictEqual((list.body as ReadonlyArray<Meme>).map((m) => m.id), [clip.id, picture.id])
+      assert.deepStrictEqual(yield* listedIds(me.token), [clip.id, picture.id])
       expect((yield* api.request("GET", `/users/@me/memes/${picture.id}`, { token: me.token })).body).toEqual(picture)
 
       // The same bytes once only, whatever URL they come from.
@@ -106,7 +111,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       expectError(yield* api.request("DELETE", `/users/@me/memes/${picture.id}`, { token: me.token }), 404, "UNKNOWN_FAVORITE_MEME")
       // The bytes may be shared (content-addressed), so they stay.
       assert.deepStrictEqual((yield* servedAt(picture.url)).bytes, memePng)
-      assert.deepStrictEqual(((yield* api.request("GET", "/users/@me/memes", { token: me.token })).body as ReadonlyArray<Meme>).map((m) => m.id), [clip.id])
+      assert.deepStrictEqual(yield* listedIds(me.token), [clip.id])
     }))
 
   it.effect("from URLs: too large, not media, internal addresses and redirects to them are refused", () =>
@@ -117,7 +122,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       const refused = (url: string, status: number, code: string) =>
         Effect.map(fromUrl(me.token, { url }), (reply) => {
           expectError(reply, status, code)
-          return reply.body as { readonly message: string; readonly errors?: ReadonlyArray<{ readonly path: string; readonly code: string }> }
+          return decodeRefusal(reply.body)
         })
 
       yield* refused(`${server.url}/huge.png`, 400, "FILE_SIZE_TOO_LARGE")
@@ -150,7 +155,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       ])
       assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
       const messageId = field(posted.body, "id")
-      const [image, notes] = (posted.body as { attachments: ReadonlyArray<{ id: string; url: string }> }).attachments
+      const [image, notes] = decodeAttachments(posted.body).attachments
       const save = (token: string, id: string, body: unknown) =>
         api.request("POST", `/channels/${channelId}/messages/${id}/memes`, { token, body })
 
@@ -180,7 +185,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
             content: "a clip",
             embeds: [{ title: "words only" }, { title: "clip", image: { url: `${server.url}/clip.webm` } }]
           })
-        }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown })))
+        }).then(async (response) => ({ status: response.status, body: await response.json() })))
       assert.strictEqual(withEmbed.status, 200, JSON.stringify(withEmbed.body))
       const embedMessage = field(withEmbed.body, "id")
       const fromEmbed = memeOf(yield* save(member.token, embedMessage, { name: "clip", embed_index: 1, tags: ["video"] }))
@@ -216,7 +221,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       ])
       assert.strictEqual(posted.status, 200, JSON.stringify(posted.body))
       const messageId = field(posted.body, "id")
-      const [attachment] = (posted.body as { attachments: ReadonlyArray<{ url: string }> }).attachments
+      const [attachment] = decodeAttachments(posted.body).attachments
       const save = (token: string, id: string, body: unknown) =>
         api.request("POST", `/channels/${dm}/messages/${id}/memes`, { token, body })
       const saved = memeOf(yield* save(bob.token, messageId, { name: "tiny" }))
@@ -230,7 +235,7 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
           method: "POST",
           headers: { authorization: alice.token, "content-type": "application/json" },
           body: JSON.stringify({ embeds: [{ title: "ours", image: { url: attachment?.url } }] })
-        }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown })))
+        }).then(async (response) => ({ status: response.status, body: await response.json() })))
       assert.strictEqual(embedded.status, 200, JSON.stringify(embedded.body))
       const own = memeOf(yield* save(alice.token, field(embedded.body, "id"), { name: "ours", embed_index: 0 }))
       assert.strictEqual(own.content_hash, saved.content_hash)
@@ -272,8 +277,8 @@ layer(layers, { timeout: 240_000, excludeTestServices: true })("saved media over
       const messageId = field(posted.body, "id")
       expectError(yield* api.request("POST", `/channels/${channelId}/messages/${messageId}/memes`, { token: owner.token, body: { name: "x" } }), 400, "MAX_FAVORITE_MEMES")
       // Room again once one is deleted.
-      const [newest] = (yield* api.request("GET", "/users/@me/memes", { token: owner.token })).body as ReadonlyArray<Meme>
-      assert.strictEqual((yield* api.request("DELETE", `/users/@me/memes/${newest?.id}`, { token: owner.token })).status, 204)
+      const [newest] = yield* listedIds(owner.token)
+      assert.strictEqual((yield* api.request("DELETE", `/users/@me/memes/${newest}`, { token: owner.token })).status, 204)
       memeOf(yield* api.request("POST", `/channels/${channelId}/messages/${messageId}/memes`, { token: owner.token, body: { name: "x" } }))
     }))
 
