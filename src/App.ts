@@ -51,6 +51,7 @@ import { MessagesHttp } from "./messages/Http.ts"
 import { AttachmentFilesHttp } from "./messages/attachments/Http.ts"
 import { ReadStatesHttp } from "./messages/readStates/Http.ts"
 import { SavedMessagesHttp } from "./messages/saved/Http.ts"
+import { MemesHttp } from "./memes/Http.ts"
 import { SearchHttp } from "./messages/search/Http.ts"
 import { ScheduledMessagesHttp } from "./messages/scheduled/Http.ts"
 import { ReactionsHttp } from "./messages/reactions/Http.ts"
@@ -138,6 +139,7 @@ const handlersLayer = Layer.mergeAll(
   AttachmentFilesHttp,
   ReadStatesHttp,
   SavedMessagesHttp,
+  MemesHttp,
   SearchHttp,
   DmsHttp,
   ScheduledMessagesHttp,

@@ -1,12 +1,13 @@
 import type { ConnectionResponse } from "../../src/model/Connections.ts"
+import type { FavoriteMemeResponse } from "../../src/model/FavoriteMemes.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import type { ScheduledMessageResponse } from "../../src/model/ScheduledMessages.ts"
 
 /**
  * The user's own lists in their actor's state: saved messages, Web Push
- * subscriptions, scheduled messages and account connections. Each changes only
- * by a write of the actor (operations/SavedMessages.ts, PushSubscriptions.ts,
- * ScheduledMessages.ts, Connections.ts),
+ * subscriptions, scheduled messages, account connections and saved media. Each
+ * changes only by a write of the actor (operations/SavedMessages.ts,
+ * PushSubscriptions.ts, ScheduledMessages.ts, Connections.ts, FavoriteMemes.ts),
  * so listing them never asks Postgres.
  */
 
@@ -61,6 +62,8 @@ export interface UserLists {
   readonly scheduled: ReadonlyMap<string, ScheduledEntry>
   /** By id. */
   readonly connections: ReadonlyMap<string, ConnectionEntry>
+  /** Saved media ("memes") as the user's reads show them, by id. */
+  readonly memes: ReadonlyMap<string, FavoriteMemeResponse>
 }
 
 /** Approximate bytes of the lists (nothing for empty ones: an idle user with none stays small). */
@@ -69,6 +72,7 @@ export const listsBytes = (lists: UserLists): number => {
   for (const s of lists.pushSubscriptions.values()) bytes += 240 + (s.endpoint.length + (s.userAgent?.length ?? 0)) * 2
   for (const s of lists.scheduled.values()) bytes += 200 + JSON.stringify(s.view).length * 2
   for (const c of lists.connections.values()) bytes += 240 + (c.view.name.length + c.proof.length) * 2
+  for (const m of lists.memes.values()) bytes += 400 + (m.name.length + (m.alt_text?.length ?? 0) + m.url.length) * 2
   return bytes
 }
 

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
+import type { FavoriteMemeResponse } from "../../src/model/FavoriteMemes.ts"
 import type { ChannelId, GuildId } from "../../src/model/Ids.ts"
 import { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
 import { ScheduledMessageStatus } from "../../src/model/ScheduledMessages.ts"
@@ -76,7 +77,47 @@ const connectionEntry = (row: ConnectionRow) =>
     verifiedAt: row.verified_at === null ? null : new Date(row.verified_at).getTime()
   }))
 
-/** The user's saved messages, push subscriptions, scheduled messages and connections, as their actor keeps them (Lists.ts). */
+interface MemeRow {
+  readonly id: string
+  readonly user_id: string
+  readonly name: string
+  readonly alt_text: string | null
+  readonly tags: ReadonlyArray<string> | null
+  readonly attachment_id: string
+  readonly filename: string
+  readonly content_type: string
+  readonly content_hash: string | null
+  readonly size: string | number
+  readonly width: number | null
+  readonly height: number | null
+  readonly duration: number | null
+  readonly url: string
+  readonly is_gifv: boolean
+  readonly gifa_slug_id: string | null
+  readonly gifb_slug: string | null
+}
+
+const memeOf = (row: MemeRow): FavoriteMemeResponse => ({
+  id: row.id,
+  user_id: row.user_id,
+  name: row.name,
+  alt_text: row.alt_text,
+  tags: row.tags ?? [],
+  attachment_id: row.attachment_id,
+  filename: row.filename,
+  content_type: row.content_type,
+  content_hash: row.content_hash,
+  size: Number(row.size),
+  width: row.width,
+  height: row.height,
+  duration: row.duration,
+  url: row.url,
+  is_gifv: row.is_gifv,
+  gifb_slug: row.gifb_slug,
+  gifa_slug_id: row.gifa_slug_id
+})
+
+/** The user's saved messages, push subscriptions, scheduled messages, connections and saved media, as their actor keeps them (Lists.ts). */
 export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
   Effect.gen(function*() {
     const saved = yield* sql<{ message_id: string; channel_id: string; saved_at: Date | string }>`
@@ -92,6 +133,10 @@ export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
     const connections = yield* sql<ConnectionRow>`
       SELECT id::text AS id, type, name, proof, verified, verified_at, visibility_flags, sort_order
       FROM user_connections WHERE user_id = ${userId}`
+    const memes = yield* sql<MemeRow>`
+      SELECT id::text AS id, user_id::text AS user_id, name, alt_text, tags, attachment_id::text AS attachment_id, filename,
+        content_type, content_hash, size::text AS size, width, height, duration, url, is_gifv, gifa_slug_id, gifb_slug
+      FROM favorite_memes WHERE user_id = ${userId}`
     const lists: UserLists = {
       saved: new Map(saved.map((row): [string, SavedEntry] => [
         row.message_id,
@@ -105,7 +150,8 @@ export const loadLists = (sql: SqlClient.SqlClient, userId: string) =>
         updatedAt: new Date(row.updated_at).getTime()
       }])),
       scheduled: new Map(yield* Effect.forEach(scheduled, (row) => Effect.map(scheduledEntry(row), (entry) => [row.id, entry] as const))),
-      connections: new Map(yield* Effect.forEach(connections, (row) => Effect.map(connectionEntry(row), (entry) => [row.id, entry] as const)))
+      connections: new Map(yield* Effect.forEach(connections, (row) => Effect.map(connectionEntry(row), (entry) => [row.id, entry] as const))),
+      memes: new Map(memes.map((row) => [row.id, memeOf(row)]))
     }
     return lists
   })

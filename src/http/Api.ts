@@ -40,6 +40,7 @@ import { MessagesApi } from "../messages/Api.ts"
 import { AttachmentFilesApi } from "../messages/attachments/Api.ts"
 import { ReadStatesApi } from "../messages/readStates/Api.ts"
 import { SavedMessagesApi } from "../messages/saved/Api.ts"
+import { MemesApi } from "../memes/Api.ts"
 import { SearchApi } from "../messages/search/Api.ts"
 import { DmsApi } from "../dms/Api.ts"
 import { ScheduledMessagesApi } from "../messages/scheduled/Api.ts"
@@ -84,6 +85,7 @@ export class Api extends HttpApi.make("guildhall")
   .add(AttachmentFilesApi)
   .add(ReadStatesApi)
   .add(SavedMessagesApi)
+  .add(MemesApi)
   .add(SearchApi)
   .add(DmsApi)
   .add(ScheduledMessagesApi)

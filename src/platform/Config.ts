@@ -1,5 +1,6 @@
 import { Config, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { isIPv4, isIPv6 } from "node:net"
+import { DEFAULT_MAX_FAVORITE_MEMES } from "../model/FavoriteMemes.ts"
 import { type Network, parseNetwork } from "./IpAddress.ts"
 
 /**
@@ -90,12 +91,32 @@ export interface Settings {
    * base URL, without a trailing slash); absent: `https://` and the handle's host.
    */
   readonly socialInstanceUrl: Option.Option<string>
+  /** How the server fetches media from URLs it is given (src/media/RemoteFetch.ts). */
+  readonly mediaFetch: MediaFetchSettings
+  /** Saved media ("memes") one user may keep. */
+  readonly memesMaxPerUser: number
 }
 
 /** One GIF provider's API: its base URL (no trailing slash) and its key, if the operator has one. */
 export interface GifProviderSettings {
   readonly apiUrl: string
   readonly apiKey: Option.Option<Redacted.Redacted>
+}
+
+/**
+ * Fetching a URL a user names: private, loopback, link-local and other
+ * internal addresses are refused unless allowed, so the server cannot be
+ * pointed at its own network.
+ */
+export interface MediaFetchSettings {
+  /** Fetch from internal addresses too (a test's local server, a single-host deployment). */
+  readonly allowPrivate: boolean
+  /** Internal ranges fetched from even when `allowPrivate` is off (an internal media host). */
+  readonly allowedNetworks: ReadonlyArray<Network>
+  /** Bytes one fetch may bring; a longer body is cut off as it arrives. */
+  readonly maxBytes: number
+  /** The whole fetch, redirects included. */
+  readonly timeoutMillis: number
 }
 
 /** Where media goes on an S3-compatible store, addressed path-style: `endpoint/bucket/hash`. */
@@ -184,19 +205,6 @@ const corsOriginsConfig: Config.Config<ReadonlyArray<string>> = Config.all({
   return Effect.succeed(entries.map((entry) => originOf(entry) ?? entry))
 }))
 
-/** TRUSTED_PROXIES: comma-separated addresses and CIDR ranges; one that is neither stops the start. */
-const trustedProxiesConfig: Config.Config<ReadonlyArray<Network>> = Config.String("TRUSTED_PROXIES").pipe(
-  Config.withDefault(""),
-  Config.mapEffect((listed) => {
-    const entries = listed.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0)
-    const wrong = entries.filter((entry) => parseNetwork(entry) === undefined)
-    if (wrong.length > 0) {
-      return Effect.fail(invalidSetting(`TRUSTED_PROXIES: ${wrong.join(", ")} is not an IP address or CIDR range`))
-    }
-    return Effect.succeed(entries.flatMap((entry) => parseNetwork(entry) ?? []))
-  })
-)
-
 /** An IP address with an optional port, as node:dns takes a server: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
 const isDnsServer = (text: string): boolean => {
   const port = (p: string | undefined) => p === undefined || (/^\d{1,5}$/.test(p) && Number(p) > 0 && Number(p) < 65536)
@@ -247,6 +255,25 @@ const socialInstanceUrlConfig = Config.URL("SOCIAL_INSTANCE_URL").pipe(
   Config.option
 )
 
+/** A comma-separated list of addresses and CIDR ranges under `name`; one that is neither stops the start. */
+const networksConfig = (name: string): Config.Config<ReadonlyArray<Network>> =>
+  Config.String(name).pipe(
+    Config.withDefault(""),
+    Config.mapEffect((listed) => {
+      const entries = listed.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0)
+      const wrong = entries.filter((entry) => parseNetwork(entry) === undefined)
+      if (wrong.length > 0) return Effect.fail(invalidSetting(`${name}: ${wrong.join(", ")} is not an IP address or CIDR range`))
+      return Effect.succeed(entries.flatMap((entry) => parseNetwork(entry) ?? []))
+    })
+  )
+
+const mediaFetchConfig: Config.Config<MediaFetchSettings> = Config.all({
+  allowPrivate: Config.Boolean("MEDIA_FETCH_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  allowedNetworks: networksConfig("MEDIA_FETCH_ALLOWED_NETWORKS"),
+  maxBytes: positiveInt("MEDIA_FETCH_MAX_BYTES", 10 * 1024 * 1024),
+  timeoutMillis: positiveInt("MEDIA_FETCH_TIMEOUT_MS", 15_000)
+})
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -287,12 +314,14 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   gatewayUrl: Config.URL("GATEWAY_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")), Config.option),
   gatewayHeartbeatMillis: positiveInt("GATEWAY_HEARTBEAT_INTERVAL_MS", 41_250),
   gatewayOutboundLimitBytes: positiveInt("GATEWAY_OUTBOUND_LIMIT_BYTES", 8 * 1024 * 1024),
-  trustedProxies: trustedProxiesConfig,
+  trustedProxies: networksConfig("TRUSTED_PROXIES"),
   dnsServer: dnsServerConfig,
   gifa: gifProviderConfig("GIFA", "https://tenor.googleapis.com/v2"),
   gifb: gifProviderConfig("GIFB", "https://api.klipy.com/api/v1"),
   gifProviderTimeoutMillis: positiveInt("GIF_PROVIDER_TIMEOUT_MS", 5_000),
-  socialInstanceUrl: socialInstanceUrlConfig
+  socialInstanceUrl: socialInstanceUrlConfig,
+  mediaFetch: mediaFetchConfig,
+  memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES)
 })
 
 const checked = (settings: Settings) =>

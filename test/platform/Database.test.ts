@@ -52,7 +52,9 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   gifa: { apiUrl: "http://127.0.0.1:9", apiKey: Option.none() },
   gifb: { apiUrl: "http://127.0.0.1:9", apiKey: Option.none() },
   gifProviderTimeoutMillis: 5_000,
-  socialInstanceUrl: Option.none()
+  socialInstanceUrl: Option.none(),
+  mediaFetch: { allowPrivate: false, allowedNetworks: [], maxBytes: 1024, timeoutMillis: 1000 },
+  memesMaxPerUser: 50
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

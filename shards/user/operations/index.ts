@@ -4,6 +4,7 @@ import { adminWrites } from "./Admin.ts"
 import { adminProfileWrites } from "./AdminProfile.ts"
 import { adminSecurityWrites } from "./AdminSecurity.ts"
 import { connectionsReads, connectionsWrites } from "./Connections.ts"
+import { memesReads, memesWrites } from "./FavoriteMemes.ts"
 import { guildReads } from "./Guilds.ts"
 import { notesReads, notesWrites } from "./Notes.ts"
 import { pushReads, pushWrites } from "./PushSubscriptions.ts"
@@ -28,7 +29,8 @@ export const writes = [
   ...connectionsWrites,
   ...adminWrites,
   ...adminProfileWrites,
-  ...adminSecurityWrites
+  ...adminSecurityWrites,
+  ...memesWrites
 ] as const
 
 export const reads = [
@@ -41,7 +43,8 @@ export const reads = [
   ...pushReads,
   ...scheduledReads,
   ...relationshipsReads,
-  ...connectionsReads
+  ...connectionsReads,
+  ...memesReads
 ] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =

@@ -7,7 +7,7 @@ import { GuildId } from "../../model/Ids.ts"
 export class AssetsRepo extends Context.Service<AssetsRepo, {
   /** The emoji or sticker of this id and its guild; undefined when it is neither. */
   readonly find: (id: string) => Effect.Effect<{ readonly kind: PurgedKind; readonly guildId: GuildId } | undefined>
-  /** Whether an expression (a guild's or a pack's) still shows the image of `hash`. */
+  /** Whether an expression (a guild's or a pack's) or someone's saved media still shows the image of `hash`. */
   readonly inUse: (hash: string) => Effect.Effect<boolean>
 }>()("guildhall/AssetsRepo") {
   static readonly layer = Layer.effect(
@@ -27,7 +27,8 @@ export class AssetsRepo extends Context.Service<AssetsRepo, {
         inUse: Effect.fn("AssetsRepo.inUse")((hash: string) =>
           sql`SELECT 1 FROM guild_emojis WHERE media_hash = ${hash}
               UNION ALL SELECT 1 FROM guild_stickers WHERE media_hash = ${hash}
-              UNION ALL SELECT 1 FROM pack_items WHERE media_hash = ${hash} LIMIT 1`.pipe(
+              UNION ALL SELECT 1 FROM pack_items WHERE media_hash = ${hash}
+              UNION ALL SELECT 1 FROM favorite_memes WHERE content_hash = ${hash} LIMIT 1`.pipe(
             Effect.map((rows) => rows.length > 0),
             Effect.orDie
           ))
