@@ -249,6 +249,46 @@ describe("source-control events", () => {
     })
   })
 
+  it("a tag deleted, a commit comment, a review comment, a discussion started and commented, a repository made public", () => {
+    const raw = rawFixture("scm-discussion-answered.json")
+    const decode = Schema.decodeUnknownSync(ScmWebhook)
+    const comment = {
+      id: 9,
+      body: "Nice catch",
+      html_url: "https://github.com/octo-org/harbor/commit/0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c#commitcomment-9",
+      user: raw.sender,
+      commit_id: "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"
+    }
+    const base = { repository: raw.repository, sender: raw.sender }
+    expect(onlyEmbed(scmDraft("delete", decode({ ...base, ref: "v1.0.0", ref_type: "tag", pusher_type: "user" })))).toEqual({
+      title: "[octo-org/harbor] Tag deleted: v1.0.0",
+      url: "https://github.com/octo-org/harbor",
+      color: 0x6e7781,
+      author: mona
+    })
+    expect(onlyEmbed(scmDraft("commit_comment", decode({ ...base, action: "created", comment })))).toEqual({
+      title: "[octo-org/harbor] New comment on commit `0d1a26e`",
+      url: comment.html_url,
+      description: "Nice catch",
+      color: 0xc00a7f,
+      author: mona
+    })
+    const pr = rawFixture("scm-pull-request-merged.json").pull_request
+    expect(onlyEmbed(scmDraft("pull_request_review_comment", decode({ ...base, action: "created", comment, pull_request: pr })))?.title)
+      .toBe("[octo-org/harbor] New review comment on pull request #1348: Measure the chain in metres")
+    expect(onlyEmbed(scmDraft("discussion", decode({ ...raw, action: "created" })))).toEqual({
+      title: "[octo-org/harbor] New discussion #90: How long should the chain be?",
+      url: "https://github.com/octo-org/harbor/discussions/90",
+      description: "Asking for a friend.",
+      color: 0xe6c2b0,
+      author: mona
+    })
+    expect(onlyEmbed(scmDraft("discussion_comment", decode({ ...raw, action: "created", comment })))?.title)
+      .toBe("[octo-org/harbor] New comment on discussion #90: How long should the chain be?")
+    expect(onlyEmbed(scmDraft("public", decode(base)))?.title).toBe("[octo-org/harbor] Now open source")
+    expect(scmDraft("discussion", decode({ ...raw, action: "labeled" }))).toBeNull()
+  })
+
   it("every fixture renders a postable message", () => {
     for (const [event, name] of [
       ["push", "scm-push.json"],
