@@ -3,6 +3,7 @@ import type { RichEmbedRequest } from "../../model/MessageRequests.ts"
 import type { WebhookDraft } from "../Executor.ts"
 import { fitDraft, webUrl } from "./Embeds.ts"
 import { slackPlain, slackToMarkdown } from "./SlackText.ts"
+import { nullish } from "./Payloads.ts"
 
 /*
  * A chat tool's incoming-webhook message (Slack's format, which many tools
@@ -10,7 +11,6 @@ import { slackPlain, slackToMarkdown } from "./SlackText.ts"
  * rendering reads. Blocks and other fields are accepted and not read.
  */
 
-const nullish = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
 const Text = nullish(Schema.String)
 
 const ChatField = Schema.Struct({

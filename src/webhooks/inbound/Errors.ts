@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { RichEmbedRequest } from "../../model/MessageRequests.ts"
 import type { WebhookDraft } from "../Executor.ts"
 import { embedDraft, webUrl } from "./Embeds.ts"
+import { nullish, SenderId } from "./Payloads.ts"
 
 /*
  * An error tracker's issue event, as Sentry's integration platform posts it:
@@ -9,11 +10,8 @@ import { embedDraft, webUrl } from "./Embeds.ts"
  * The resource (issue, error, event_alert, installation, ...) is named by a header.
  */
 
-const nullish = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
-const Id = Schema.Union([Schema.Number, Schema.String])
-
 const ErrorsIssue = Schema.Struct({
-  id: Id,
+  id: SenderId,
   title: Schema.String,
   shortId: nullish(Schema.String),
   culprit: nullish(Schema.String),
@@ -30,7 +28,7 @@ const ErrorsIssue = Schema.Struct({
 
 export const ErrorsWebhook = Schema.Struct({
   action: nullish(Schema.String),
-  actor: nullish(Schema.Struct({ id: nullish(Id), name: nullish(Schema.String), type: nullish(Schema.String) })),
+  actor: nullish(Schema.Struct({ id: nullish(SenderId), name: nullish(Schema.String), type: nullish(Schema.String) })),
   data: nullish(Schema.Struct({ issue: nullish(ErrorsIssue) })),
   installation: nullish(Schema.Struct({ uuid: nullish(Schema.String) }))
 })

@@ -1,21 +1,17 @@
 import { Schema } from "effect"
+import { nullish, SenderId } from "./Payloads.ts"
 
 /*
  * A source-control event as the hosting service posts it (GitHub's webhook
- * payloads, which Gitea and Forgejo imitate): the spec's ScmWebhook, plus the
+ * payloads, which other hosts imitate): the spec's ScmWebhook, plus the
  * optional fields the rendering reads (merged, state_reason, output, ...).
  * Senders add many more fields, which decoding ignores; only what every
  * payload of an event carries is required, so any event decodes and the
  * event name (a header) decides what is read.
  */
 
-const nullish = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
-
-/** Numeric ids arrive as JSON numbers; some imitators send them as strings. Only their presence matters here. */
-const Id = Schema.Union([Schema.Number, Schema.String])
-
 export const ScmUser = Schema.Struct({
-  id: Id,
+  id: SenderId,
   login: Schema.String,
   html_url: Schema.String,
   avatar_url: Schema.String
@@ -30,14 +26,14 @@ const Commit = Schema.Struct({
 })
 
 const Repository = Schema.Struct({
-  id: Id,
+  id: SenderId,
   name: Schema.String,
   full_name: Schema.String,
   html_url: Schema.String
 })
 
 const Comment = Schema.Struct({
-  id: Id,
+  id: SenderId,
   body: Schema.String,
   html_url: Schema.String,
   user: ScmUser,
@@ -45,7 +41,7 @@ const Comment = Schema.Struct({
 })
 
 const Issue = Schema.Struct({
-  id: Id,
+  id: SenderId,
   number: Schema.Number,
   title: Schema.String,
   body: nullish(Schema.String),
@@ -58,7 +54,7 @@ const Issue = Schema.Struct({
 })
 
 const PullRequest = Schema.Struct({
-  id: Id,
+  id: SenderId,
   number: Schema.Number,
   title: Schema.String,
   body: nullish(Schema.String),
@@ -78,7 +74,7 @@ const Discussion = Schema.Struct({
 })
 
 const Release = Schema.Struct({
-  id: Id,
+  id: SenderId,
   tag_name: Schema.String,
   name: nullish(Schema.String),
   body: nullish(Schema.String),

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { RichEmbedRequest } from "../../model/MessageRequests.ts"
 import type { WebhookDraft } from "../Executor.ts"
 import { embedDraft, webUrl } from "./Embeds.ts"
+import { nullish } from "./Payloads.ts"
 
 /*
  * A status page's event, as Statuspage posts it: an incident (scheduled
@@ -10,7 +11,6 @@ import { embedDraft, webUrl } from "./Embeds.ts"
  * spec's StatusWebhook; what the payload carries decides what it is.
  */
 
-const nullish = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
 const Text = nullish(Schema.String)
 
 const Update = Schema.Struct({ body: Text, status: Text, created_at: Text, display_at: Text })
