@@ -152,21 +152,30 @@ export const createMessage = write(
         ...(replyTo === undefined ? {} : { referenced_message: withoutReferenced(replyTo) }),
         ...(nonce === null ? {} : { nonce })
       }
-      const entry = entryOf(message)
-      const sent: ChannelMessages = {
-        ...appended(messages, entry),
-        lastSent: messages.lastSent.with(context.actorId, context.now)
-      }
-      return {
-        next: { ...state, channelMessages: state.channelMessages.with(channelId, sent) },
-        reply: message,
-        replyJson: entry.json,
-        rows: [messageRow(context.guildId, message)],
-        audit: [],
-        events: [messageEvent("MESSAGE_CREATE", state, context.guildId, message)]
-      }
+      return posted(state, message, context)
     })
 )
+
+/**
+ * What posting `message` in its channel decides, whoever wrote it (a member,
+ * a webhook): the window takes it, its row is written, MESSAGE_CREATE goes out.
+ */
+export const posted = (state: GuildState, message: MessageResponse, context: { readonly guildId: string; readonly now: number }) => {
+  const messages = messagesOf(state, message.channel_id)
+  const entry = entryOf(message)
+  const sent: ChannelMessages = {
+    ...appended(messages, entry),
+    lastSent: messages.lastSent.with(message.author.id, context.now)
+  }
+  return {
+    next: { ...state, channelMessages: state.channelMessages.with(message.channel_id, sent) },
+    reply: message,
+    replyJson: entry.json,
+    rows: [messageRow(context.guildId, message)],
+    audit: [],
+    events: [messageEvent("MESSAGE_CREATE", state, context.guildId, message)]
+  }
+}
 
 /** POST /channels/{id}/typing: whoever may send there; no event when the guild switched typing events off. */
 export const startTyping = write("StartTyping", { channelId: CarriedId.ChannelId }, Schema.Null, (state, { channelId }, context) =>
