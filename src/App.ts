@@ -71,6 +71,8 @@ import { PacksHttp } from "./packs/Http.ts"
 import { BansHttp } from "./bans/Http.ts"
 import { MembersHttp } from "./members/Http.ts"
 import { InvitesHttp } from "./invites/Http.ts"
+import { WebhooksHttp } from "./webhooks/Http.ts"
+import { WebhookExecutorLive } from "./webhooks/ExecutorLive.ts"
 import { MediaStore } from "./media/MediaStore.ts"
 import { HealthHttp } from "./health/Http.ts"
 import { Mailer } from "./mail/Mailer.ts"
@@ -140,6 +142,7 @@ const handlersLayer = Layer.mergeAll(
   ScheduledMessagesHttp,
   ReactionsHttp,
   PinsHttp,
+  WebhooksHttp,
   SelfDeletionHttp,
   GatewayHttp,
   ApplicationsHttp,
@@ -156,7 +159,8 @@ const handlersLayer = Layer.mergeAll(
   AdminGuildsHttp,
   AdminReportsHttp,
   HealthHttp
-).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
+  // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
+).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive, WebhookExecutorLive]))
 
 /** What every domain may use: storage, credentials, outgoing mail and texts. */
 const sharedServices = Layer.mergeAll(

@@ -46,6 +46,7 @@ import { ReactionsApi } from "../messages/reactions/Api.ts"
 import { PinsApi } from "../messages/pins/Api.ts"
 import { SelfDeletionApi } from "../messages/selfDeletion/Api.ts"
 import { GatewayApi } from "../gateway/Api.ts"
+import { WebhooksApi, WebhookTokensApi } from "../webhooks/Api.ts"
 import { ApplicationsApi, OAuth2ConsentApi, OAuth2TokensApi, PublicApplicationsApi } from "../oauth2/Api.ts"
 
 /** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
@@ -86,6 +87,8 @@ export class Api extends HttpApi.make("guildhall")
   .add(ScheduledMessagesApi)
   .add(ReactionsApi)
   .add(PinsApi)
+  .add(WebhooksApi)
+  .add(WebhookTokensApi)
   .add(SelfDeletionApi)
   .add(GatewayApi)
   .add(ApplicationsApi)
