@@ -25,10 +25,9 @@ export const createWebhook = (token: string, channelId: string, name = "Deploys"
     return webhookOf(yield* api.request("POST", `/channels/${channelId}/webhooks`, { token, body: { name, ...extra } }))
   })
 
-/** POSTs as the webhook; `wait` answers the message. */
-export const execute = (webhook: Pick<Webhook, "id" | "token">, body: unknown, wait = true) =>
-  Effect.flatMap(TestApi, (api) =>
-    api.request("POST", `/webhooks/${webhook.id}/${webhook.token}${wait ? "?wait=true" : ""}`, { body }))
+/** POSTs as the webhook, waiting for the message. */
+export const execute = (webhook: Pick<Webhook, "id" | "token">, body: unknown) =>
+  Effect.flatMap(TestApi, (api) => api.request("POST", `/webhooks/${webhook.id}/${webhook.token}?wait=true`, { body }))
 
 export const messageIdOf = (reply: Reply) => {
   assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
