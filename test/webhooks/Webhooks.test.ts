@@ -164,4 +164,18 @@ layerWithMedia("webhooks")("webhooks over HTTP", (it) => {
       const rows = yield* queryAt(api.databaseUrl, "SELECT id FROM webhooks WHERE id = $1", [spare.id])
       assert.deepStrictEqual(rows, [])
     }))
+
+  it.effect("deleting the guild deletes its webhooks: their ids and tokens are unknown from then on", () =>
+    Effect.gen(function*() {
+      const { api, owner, guildId, channelId } = yield* cast()
+      const webhook = yield* createWebhook(owner.token, channelId)
+      // The webhook's guild is looked up (and remembered) before the guild goes.
+      assert.strictEqual((yield* api.request("GET", `/webhooks/${webhook.id}/${webhook.token}`)).status, 200)
+      const deleted = yield* api.request("POST", `/guilds/${guildId}/delete`, { token: owner.token, body: { password: "correct horse battery" } })
+      assert.strictEqual(deleted.status, 204, JSON.stringify(deleted.body))
+      expectError(yield* api.request("GET", `/webhooks/${webhook.id}/${webhook.token}`), 404, "UNKNOWN_WEBHOOK")
+      expectError(yield* api.request("POST", `/webhooks/${webhook.id}/${webhook.token}?wait=true`, { body: { content: "hi" } }), 404, "UNKNOWN_WEBHOOK")
+      expectError(yield* api.request("GET", `/webhooks/${webhook.id}`, { token: owner.token }), 404, "UNKNOWN_WEBHOOK")
+      assert.deepStrictEqual(yield* queryAt(api.databaseUrl, "SELECT id FROM webhooks WHERE id = $1", [webhook.id]), [])
+    }))
 })
