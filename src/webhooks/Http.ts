@@ -165,9 +165,14 @@ const WebhookTokensHandlers = HttpApiBuilder.group(Api, "webhookTokens", (handle
           yield* limits.take(WebhookBuckets.execute, params.webhook_id)
           const received = Stream.isStream(body)
             ? yield* Effect.gen(function*() {
-              // The token is checked before the files are read: a wrong one uploads nothing.
-              const mayAttach = Effect.as(calls.webhook(params.webhook_id, params.token), true)
-              const { request: message, uploads: files, json } = yield* uploads.receive(mayAttach, body, request)
+              // The token is checked before the files are read: with a wrong one no file is read or stored
+              // (and the refusal is UNKNOWN_WEBHOOK), while payload_json is still checked first, as everywhere.
+              const tokenKnown = yield* Effect.as(calls.webhook(params.webhook_id, params.token), true).pipe(
+                Effect.catchIf((error) => error._tag === "NotFound", () => Effect.succeed(false))
+              )
+              const { request: message, uploads: files, json } = yield* uploads.receive(Effect.succeed(tokenKnown), body, request).pipe(
+                Effect.catchIf((error) => !tokenKnown && error._tag === "Forbidden", () => Effect.fail(unknown("WEBHOOK")))
+              )
               const overrides = yield* decodeOverrides(json).pipe(
                 Effect.mapError((error) =>
                   new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: fieldErrors(error, "Payload") }))

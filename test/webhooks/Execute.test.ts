@@ -116,6 +116,11 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("posting a
       }
       expectError(yield* execute({ id: webhook.id, token: "wrong" }, { content: "hi" }), 404, "UNKNOWN_WEBHOOK")
       expectError(yield* executeMultipart({ id: webhook.id, token: "wrong" }, [payload({ content: "hi" })]), 404, "UNKNOWN_WEBHOOK")
+      const wrongWithFile = yield* executeMultipart({ id: webhook.id, token: "wrong" }, [
+        payload({ content: "hi", attachments: [{ id: 0 }] }),
+        { name: "files[0]", filename: "a.txt", data: Buffer.from("a"), type: "text/plain" }
+      ])
+      expectError(wrongWithFile, 404, "UNKNOWN_WEBHOOK")
       const messages = yield* api.request("GET", `/channels/${channelId}/messages`, { token: owner.token })
       assert.strictEqual((messages.body as ReadonlyArray<unknown>).length, 1)
     }))
