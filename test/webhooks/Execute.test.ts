@@ -157,6 +157,12 @@ layer(TestApi.layer, { timeout: 180_000, excludeTestServices: true })("posting a
       expectError(yield* api.request("GET", ownPath), 404, "UNKNOWN_MESSAGE")
       const left = yield* api.request("GET", `/channels/${channelId}/messages`, { token: owner.token })
       expect(left.body).toMatchObject([{ id: othersId }])
+      // A reply to a webhook's message pings no one: a webhook is no user.
+      const reply = yield* api.request("POST", `/channels/${channelId}/messages`, {
+        token: owner.token,
+        body: { content: "thanks", message_reference: { message_id: othersId } }
+      })
+      expect(reply.body).toMatchObject({ mentions: [], referenced_message: { id: othersId, webhook_id: other.id } })
       // A moderator may still remove a webhook's message.
       const moderator = yield* newMember(guildId, Permission.VIEW_CHANNEL | Permission.MANAGE_MESSAGES | Permission.READ_MESSAGE_HISTORY)
       assert.strictEqual((yield* api.request("DELETE", `/channels/${channelId}/messages/${othersId}`, { token: moderator.token })).status, 204)

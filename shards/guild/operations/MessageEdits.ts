@@ -6,7 +6,7 @@ import { snowflakeTime } from "../../../src/platform/Snowflake.ts"
 import { managedChannel, visibleChannel } from "../channels/ChannelAccess.ts"
 import { channelPermissions } from "../channels/ChannelPermissions.ts"
 import { communicationDisabled, existingMessage, isEmpty, messagesOf, silenced } from "../messages/MessageAccess.ts"
-import { embedsFor, mentionsIn } from "../messages/MessageDraft.ts"
+import { embedsFor, mentionsIn, pingableAuthor } from "../messages/MessageDraft.ts"
 import { deleteMessages, entryOf, updateMessage } from "../messages/MessageRows.ts"
 import type { ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
@@ -100,7 +100,7 @@ export const edited = (
     const flags = patch.flags === undefined ? before.flags : (before.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS)
     const changed = content !== before.content || patch.embeds !== undefined || attachments.length !== before.attachments.length
     const mentions = changed || patch.allowed_mentions !== undefined
-      ? mentionsIn(state, content, patch.allowed_mentions, permissions, before.referenced_message?.author)
+      ? mentionsIn(state, content, patch.allowed_mentions, permissions, pingableAuthor(before.referenced_message))
       : before
     const after: MessageResponse = {
       ...before,

@@ -18,7 +18,7 @@ import {
   slowmodeWait,
   unknownMessage
 } from "../messages/MessageAccess.ts"
-import { checkShape, embedsFor, mentionsIn, sendableFlags, snapshotOf, stickersFor } from "../messages/MessageDraft.ts"
+import { checkShape, embedsFor, mentionsIn, pingableAuthor, sendableFlags, snapshotOf, stickersFor } from "../messages/MessageDraft.ts"
 import { entryOf, messageRow } from "../messages/MessageRows.ts"
 import { appended, type ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
@@ -135,7 +135,7 @@ export const createMessage = write(
         timestamp: new Date(context.now).toISOString(),
         edited_timestamp: null,
         pinned: false,
-        ...mentionsIn(state, content, request.allowed_mentions, permissions, replyTo?.author),
+        ...mentionsIn(state, content, request.allowed_mentions, permissions, pingableAuthor(replyTo)),
         tts: (request.tts ?? false) && has(permissions, Permission.SEND_TTS_MESSAGES),
         embeds,
         attachments: uploads,
