@@ -57,6 +57,10 @@ const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
           const me = yield* CurrentUser
           const reason = yield* auditReason
           const guildId = yield* channels.guildOf(params.channel_id)
+          // Who may not make one stores no picture: the right is asked first when there is one.
+          if (payload.avatar != null) {
+            yield* actors.read(guildId, Webhooks.listChannelWebhooks, { channelId: params.channel_id, now: Date.now() }, me.id)
+          }
           const avatar = yield* avatarOf(payload.avatar)
           // Shown once, in this answer; the actor and Postgres keep only its hash.
           const token = newToken()
@@ -84,6 +88,10 @@ const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
           const reason = yield* auditReason
           yield* limits.take(WebhookBuckets.update, params.webhook_id)
           const guildId = yield* directory.guildOf(params.webhook_id)
+          if (payload.avatar != null) {
+            yield* directory.inGuildOf(params.webhook_id, () =>
+              actors.read(guildId, Webhooks.getWebhook, { webhookId: params.webhook_id, now: Date.now() }, me.id))
+          }
           const avatar = yield* avatarOf(payload.avatar)
           return yield* directory.inGuildOf(params.webhook_id, () =>
             actors.write(guildId, Webhooks.updateWebhook, {

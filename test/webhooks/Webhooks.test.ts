@@ -136,6 +136,9 @@ layerWithMedia("webhooks")("webhooks over HTTP", (it) => {
         expectError(yield* api.request(method, route, { token: stranger.token, body }), 403, "MISSING_ACCESS")
         expectError(yield* api.request(method, route, { body }), 401, "UNAUTHORIZED")
       }
+      // Without the right, a picture is refused before it is looked at or stored.
+      expectError(yield* api.request("POST", path, { token: member.token, body: { name: "x", avatar: "not-an-image" } }), 403, "MISSING_PERMISSIONS")
+      expectError(yield* api.request("PATCH", `/webhooks/${webhook.id}`, { token: member.token, body: { avatar: "not-an-image" } }), 403, "MISSING_PERMISSIONS")
       // Moving needs MANAGE_WEBHOOKS where it goes too.
       const manager = yield* newMember(guildId, MANAGER)
       const other = yield* api.request("POST", `/guilds/${guildId}/channels`, {
