@@ -73,6 +73,9 @@ import { PacksHttp } from "./packs/Http.ts"
 import { BansHttp } from "./bans/Http.ts"
 import { MembersHttp } from "./members/Http.ts"
 import { InvitesHttp } from "./invites/Http.ts"
+import { WebhooksHttp } from "./webhooks/Http.ts"
+import { WebhookExecutorLive } from "./webhooks/ExecutorLive.ts"
+import { InboundWebhooksLive } from "./webhooks/inbound/Http.ts"
 import { MediaStore } from "./media/MediaStore.ts"
 import { HealthHttp } from "./health/Http.ts"
 import { Mailer } from "./mail/Mailer.ts"
@@ -145,6 +148,8 @@ const handlersLayer = Layer.mergeAll(
   ScheduledMessagesHttp,
   ReactionsHttp,
   PinsHttp,
+  WebhooksHttp,
+  InboundWebhooksLive,
   SelfDeletionHttp,
   GatewayHttp,
   GifsHttp,
@@ -162,7 +167,8 @@ const handlersLayer = Layer.mergeAll(
   AdminGuildsHttp,
   AdminReportsHttp,
   HealthHttp
-).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive]))
+  // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
+).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive, WebhookExecutorLive]))
 
 /** What every domain may use: storage, credentials, outgoing mail and texts. */
 const sharedServices = Layer.mergeAll(

@@ -11,6 +11,7 @@ import type { DecidedWrite } from "./WriteBatches.ts"
 import type { GuildState } from "./State.ts"
 import { insertRecord, loadRecord } from "./GuildRecord.ts"
 import { loadRoles } from "./roles/GuildRole.ts"
+import { loadWebhooks } from "./webhooks/WebhookRows.ts"
 import { rowsInOneStatement, writeDecisions } from "../actors/BatchStatements.ts"
 import { rowsTable } from "../actors/RowColumns.ts"
 import { operationResults, recordOperations } from "../actors/Operations.ts"
@@ -54,6 +55,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
         const invites = yield* loadInvites(guildId)
         const { emojis, stickers } = yield* loadExpressions(guildId)
         const channelMessages = yield* Effect.flatMap(loadChannelMessages(guildId), withReactionsAndPins(guildId))
+        const webhooks = yield* loadWebhooks(guildId)
         const state: GuildState = {
           guild: guild.record,
           createdAt: guild.createdAt,
@@ -65,7 +67,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           invites,
           emojis,
           stickers,
-          channelMessages
+          channelMessages,
+          webhooks
         }
         return state
       }, Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)

@@ -11,6 +11,7 @@ import { ChannelType } from "../../src/model/Channels.ts"
 import type { GuildRecord, GuildRecordChange } from "./GuildRecord.ts"
 import type { GuildRole } from "./roles/GuildRole.ts"
 import type { GuildChannel } from "./channels/GuildChannel.ts"
+import type { GuildWebhook } from "./webhooks/GuildWebhook.ts"
 
 /**
  * A guild's state as plain data, and the pure transitions on it: everything
@@ -36,6 +37,8 @@ export interface GuildState {
   readonly stickers: ReadonlyMap<string, GuildSticker>
   /** Each channel's newest messages and last message id (MessageWindow.ts); a channel without an entry has none. */
   readonly channelMessages: SharedMap<string, ChannelMessages>
+  /** Incoming webhooks by id (operations/Webhooks.ts). */
+  readonly webhooks: ReadonlyMap<string, GuildWebhook>
 }
 
 
@@ -119,7 +122,8 @@ export const createGuild = (input: NewGuild): GuildState => {
     invites: new Map(),
     emojis: new Map(),
     stickers: new Map(),
-    channelMessages: SharedMap.empty()
+    channelMessages: SharedMap.empty(),
+    webhooks: new Map()
   }
 }
 

@@ -32,7 +32,8 @@ const AuditLogHandlers = HttpApiBuilder.group(Api, "auditLog", (handlers) =>
           actionType: query.action_type
         })
         const users = yield* repo.usersOf(entries)
-        return { audit_log_entries: entries, users, webhooks: [] }
+        const webhooks = yield* repo.webhooksOf(params.guild_id, entries)
+        return { audit_log_entries: entries, users, webhooks }
       }))
   })))
 

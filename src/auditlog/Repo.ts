@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { toUserPartial, type UserRow } from "../model/Users.ts"
 import type { UserPartialResponse } from "../model/Users.ts"
-import type { GuildAuditLogEntryResponse } from "./Api.ts"
+import type { AuditLogWebhookResponse, GuildAuditLogEntryResponse } from "./Api.ts"
 
 export interface AuditLogPage {
   readonly limit: number
@@ -34,6 +34,9 @@ const toEntry = (row: EntryRow): GuildAuditLogEntryResponse => ({
 
 const SNOWFLAKE = /^[0-9]{1,19}$/
 
+/** WEBHOOK_CREATE, WEBHOOK_UPDATE, WEBHOOK_DELETE: their target is a webhook. */
+const WEBHOOK_ACTIONS: ReadonlySet<number> = new Set([50, 51, 52])
+
 /**
  * The guild audit log as the guild actors wrote it (guild_audit_log_entries):
  * newest first; `after` pages towards the newer end, so it takes the entries
@@ -43,6 +46,11 @@ export class AuditLogRepo extends Context.Service<AuditLogRepo, {
   readonly entries: (guildId: string, page: AuditLogPage) => Effect.Effect<ReadonlyArray<GuildAuditLogEntryResponse>>
   /** The users an entry names: who acted, and targets that are users. */
   readonly usersOf: (entries: ReadonlyArray<GuildAuditLogEntryResponse>) => Effect.Effect<ReadonlyArray<UserPartialResponse>>
+  /** The guild's webhooks the entries are about that still exist, as the production service lists them. */
+  readonly webhooksOf: (
+    guildId: string,
+    entries: ReadonlyArray<GuildAuditLogEntryResponse>
+  ) => Effect.Effect<ReadonlyArray<typeof AuditLogWebhookResponse.Type>>
 }>()("guildhall/AuditLogRepo") {
   static readonly layer = Layer.effect(
     AuditLogRepo,
@@ -76,7 +84,16 @@ export class AuditLogRepo extends Context.Service<AuditLogRepo, {
         )
       })
 
-      return AuditLogRepo.of({ entries, usersOf })
+      const webhooksOf = Effect.fn("AuditLogRepo.webhooksOf")((guildId: string, list: ReadonlyArray<GuildAuditLogEntryResponse>) => {
+        const ids = [...new Set(list.flatMap((e) => (WEBHOOK_ACTIONS.has(e.action_type) && e.target_id !== null ? [e.target_id] : [])))]
+          .filter((id) => SNOWFLAKE.test(id))
+        if (ids.length === 0) return Effect.succeed([])
+        return sql<typeof AuditLogWebhookResponse.Type>`
+          SELECT id::text AS id, type, guild_id::text AS guild_id, channel_id::text AS channel_id, name, avatar_hash
+          FROM webhooks WHERE guild_id = ${guildId} AND id IN ${sql.in(ids)} ORDER BY id`.pipe(Effect.orDie)
+      })
+
+      return AuditLogRepo.of({ entries, usersOf, webhooksOf })
     })
   )
 }

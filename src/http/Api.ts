@@ -49,6 +49,8 @@ import { PinsApi } from "../messages/pins/Api.ts"
 import { SelfDeletionApi } from "../messages/selfDeletion/Api.ts"
 import { GatewayApi } from "../gateway/Api.ts"
 import { GifaApi, GifbApi } from "../gifs/Api.ts"
+import { WebhooksApi, WebhookTokensApi } from "../webhooks/Api.ts"
+import { InboundWebhooksApi } from "../webhooks/inbound/Api.ts"
 import { ApplicationsApi, OAuth2ConsentApi, OAuth2TokensApi, PublicApplicationsApi } from "../oauth2/Api.ts"
 
 /** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
@@ -91,6 +93,9 @@ export class Api extends HttpApi.make("guildhall")
   .add(ScheduledMessagesApi)
   .add(ReactionsApi)
   .add(PinsApi)
+  .add(WebhooksApi)
+  .add(WebhookTokensApi)
+  .add(InboundWebhooksApi)
   .add(SelfDeletionApi)
   .add(GatewayApi)
   .add(GifaApi)

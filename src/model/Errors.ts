@@ -101,7 +101,7 @@ export const underLegalHold = (what: string) =>
 export const sudoModeRequired = (hasMfa: boolean) =>
   new Forbidden({ code: "SUDO_MODE_REQUIRED", message: "This action needs sudo mode", has_mfa: hasMfa })
 export const unknown = (
-  what: "GUILD" | "USER" | "CHANNEL" | "MESSAGE" | "MEMBER" | "ROLE" | "API_KEY" | "SESSION" | "WEBAUTHN_CREDENTIAL" | "PUSH_SUBSCRIPTION" | "HANDOFF_CODE"
+  what: "GUILD" | "USER" | "CHANNEL" | "MESSAGE" | "MEMBER" | "ROLE" | "API_KEY" | "SESSION" | "WEBAUTHN_CREDENTIAL" | "PUSH_SUBSCRIPTION" | "HANDOFF_CODE" | "WEBHOOK"
 ) =>
   new NotFound({ code: `UNKNOWN_${what}`, message: `Unknown ${what.toLowerCase().replace("_", " ")}` })
 export const actorUnavailable = () =>

@@ -44,6 +44,9 @@ export type StickerId = typeof StickerId.Type
 export const AttachmentId = Snowflake.pipe(Schema.brand("AttachmentId"))
 export type AttachmentId = typeof AttachmentId.Type
 
+export const WebhookId = Snowflake.pipe(Schema.brand("WebhookId"))
+export type WebhookId = typeof WebhookId.Type
+
 export const ApplicationId = Snowflake.pipe(Schema.brand("ApplicationId"))
 export type ApplicationId = typeof ApplicationId.Type
 
@@ -61,5 +64,6 @@ export const CarriedId = {
   RoleId: Schema.String.pipe(Schema.brand("RoleId")),
   EmojiId: Schema.String.pipe(Schema.brand("EmojiId")),
   StickerId: Schema.String.pipe(Schema.brand("StickerId")),
-  AttachmentId: Schema.String.pipe(Schema.brand("AttachmentId"))
+  AttachmentId: Schema.String.pipe(Schema.brand("AttachmentId")),
+  WebhookId: Schema.String.pipe(Schema.brand("WebhookId"))
 }

@@ -104,6 +104,8 @@ const messageFields = {
   id: Schema.String,
   channel_id: Schema.String,
   author: UserPartialResponse,
+  /** Set on a webhook's message; its author is then the webhook, not a user. */
+  webhook_id: Schema.optional(Schema.String),
   type: Schema.Int,
   flags: Schema.Int,
   content: Schema.String,

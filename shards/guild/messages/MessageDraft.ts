@@ -62,6 +62,10 @@ export const mentionsIn = (
   return { mentions: users, mention_roles: roles, mention_everyone: everyone }
 }
 
+/** Whom a reply to `m` may ping: its author, unless a webhook wrote it (a webhook is no user to ping). */
+export const pingableAuthor = (m: ReferencedMessage | null | undefined): UserPartialResponse | undefined =>
+  m == null || m.webhook_id !== undefined ? undefined : m.author
+
 /** A rich embed as messages show it. */
 export const embedOf = (e: RichEmbedRequest): MessageEmbedResponse => ({
   type: "rich",

@@ -31,7 +31,9 @@ const messageValues = (guildId: string | null, m: MessageResponse): ReadonlyArra
     idArray(m.mentions.map((u) => u.id)), idArray(m.mention_roles), JSON.stringify(m.embeds),
     JSON.stringify(m.attachments), JSON.stringify(m.stickers ?? []), ref?.channel_id ?? null,
     ref?.message_id ?? null, ref?.guild_id ?? null, ref?.type ?? null,
-    m.message_snapshots === undefined ? null : JSON.stringify(m.message_snapshots), m.nonce ?? null, m.timestamp
+    m.message_snapshots === undefined ? null : JSON.stringify(m.message_snapshots), m.nonce ?? null, m.timestamp,
+    m.webhook_id ?? null, m.webhook_id === undefined ? null : m.author.username,
+    m.webhook_id === undefined ? null : m.author.avatar
   ]
 }
 
@@ -42,7 +44,7 @@ const messageValues = (guildId: string | null, m: MessageResponse): ReadonlyArra
 const INSERTED_COLUMNS = [
   "channel_id", "id", "guild_id", "author_id", "type", "flags", "content", "tts", "mention_everyone", "mention_user_ids",
   "mention_role_ids", "embeds", "attachments", "stickers", "reference_channel_id", "reference_message_id",
-  "reference_guild_id", "reference_type", "snapshots", "nonce", "created_at"
+  "reference_guild_id", "reference_type", "snapshots", "nonce", "created_at", "webhook_id", "webhook_name", "webhook_avatar"
 ]
 
 export const messageInserts: RowSink = {
@@ -51,11 +53,12 @@ export const messageInserts: RowSink = {
     sql`
         INSERT INTO messages (channel_id, id, guild_id, author_id, type, flags, content, tts, mention_everyone,
           mention_user_ids, mention_role_ids, embeds, attachments, stickers, reference_channel_id, reference_message_id,
-          reference_guild_id, reference_type, snapshots, nonce, created_at)
+          reference_guild_id, reference_type, snapshots, nonce, created_at, webhook_id, webhook_name, webhook_avatar)
         SELECT channel_id::bigint, id::bigint, guild_id::bigint, author_id::bigint, type::integer, flags::integer, content,
           tts::boolean, mention_everyone::boolean, mention_user_ids::bigint[], mention_role_ids::bigint[], embeds::jsonb,
           attachments::jsonb, stickers::jsonb, reference_channel_id::bigint, reference_message_id::bigint,
-          reference_guild_id::bigint, reference_type::integer, snapshots::jsonb, nonce, created_at::timestamptz
+          reference_guild_id::bigint, reference_type::integer, snapshots::jsonb, nonce, created_at::timestamptz,
+          webhook_id::bigint, webhook_name, webhook_avatar
         FROM ${rowsTable(sql, rows, INSERTED_COLUMNS)}`
   ]
 }

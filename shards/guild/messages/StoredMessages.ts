@@ -13,6 +13,7 @@ import {
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
 import { loadPartialUsers } from "../../actors/PartialUsers.ts"
 import { DELETED_CREATOR } from "../expressions/ExpressionRows.ts"
+import { webhookAuthor } from "../webhooks/GuildWebhook.ts"
 
 const IdOrNull = Schema.NullOr(Schema.String)
 /** A timestamptz column as the driver hands it back: a Date, or text. */
@@ -45,7 +46,10 @@ export const MessageRow = Schema.Struct({
   nonce: Schema.NullOr(Schema.String),
   pinned: Schema.Boolean,
   created_at: Timestamp,
-  edited_at: Schema.NullOr(Timestamp)
+  edited_at: Schema.NullOr(Timestamp),
+  webhook_id: IdOrNull,
+  webhook_name: Schema.NullOr(Schema.String),
+  webhook_avatar: Schema.NullOr(Schema.String)
 })
 export type MessageRow = typeof MessageRow.Type
 
@@ -76,7 +80,10 @@ export const messageFromRow = (
   return {
     id: row.id,
     channel_id: row.channel_id,
-    author: user(row.author_id),
+    author: row.webhook_id === null
+      ? user(row.author_id)
+      : webhookAuthor(row.webhook_id, row.webhook_name ?? "", row.webhook_avatar),
+    ...(row.webhook_id === null ? {} : { webhook_id: row.webhook_id }),
     type: row.type,
     flags: row.flags,
     content: row.content,
@@ -130,7 +137,9 @@ export const renderRows = (
       FROM unnest(${`{${[...replyTargets.values()].map((t) => t.channelId).join(",")}}`}::bigint[],
                   ${`{${[...replyTargets.values()].map((t) => t.id).join(",")}}`}::bigint[]) AS t (channel_id, id)
       JOIN messages m ON m.channel_id = t.channel_id AND m.id = t.id`)
-    const userIds = [...new Set([...rows, ...targets].flatMap((r) => [r.author_id, ...r.mention_user_ids]))]
+    const userIds = [
+      ...new Set([...rows, ...targets].flatMap((r) => [...(r.webhook_id === null ? [r.author_id] : []), ...r.mention_user_ids]))
+    ]
     const users = yield* loadPartialUsers(userIds)
     const byKey = new Map(targets.map((t) => [`${t.channel_id}/${t.id}`, withoutReferenced(messageFromRow(t, users, undefined))]))
     return rows.map((row) =>

@@ -151,7 +151,9 @@ export const deleteChannel = write("DeleteChannel", { channelId: CarriedId.Chann
     const cleared = Object.fromEntries(
       SETTINGS_NAMING_CHANNELS.filter((key) => state.guild[key] === channelId).map((key) => [key, null])
     )
-    const next: GuildState = { ...state, channels, guild: { ...state.guild, ...cleared } }
+    // The channel's webhooks go with it (their rows by the foreign key).
+    const webhooks = new Map([...state.webhooks].filter(([, webhook]) => webhook.channel_id !== channelId))
+    const next: GuildState = { ...state, channels, webhooks, guild: { ...state.guild, ...cleared } }
     const view = channelView(channel)
     const events: Array<GuildEvent> = [
       { type: "CHANNEL_DELETE", data: view },

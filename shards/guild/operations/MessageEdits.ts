@@ -6,7 +6,7 @@ import { snowflakeTime } from "../../../src/platform/Snowflake.ts"
 import { managedChannel, visibleChannel } from "../channels/ChannelAccess.ts"
 import { channelPermissions } from "../channels/ChannelPermissions.ts"
 import { communicationDisabled, existingMessage, isEmpty, messagesOf, silenced } from "../messages/MessageAccess.ts"
-import { embedsFor, mentionsIn } from "../messages/MessageDraft.ts"
+import { embedsFor, mentionsIn, pingableAuthor } from "../messages/MessageDraft.ts"
 import { deleteMessages, entryOf, updateMessage } from "../messages/MessageRows.ts"
 import type { ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
@@ -73,38 +73,68 @@ export const editMessage = write(
         return yield* new Forbidden({ code: "CANNOT_EDIT_OTHER_USER_MESSAGE", message: "Cannot edit another user's message" })
       }
       if (!flagsOnly && silenced(state, context.actorId, context.now)) return yield* communicationDisabled()
-      yield* checkSnapshotEdit(before, patch)
-      const content = patch.content === undefined ? before.content : patch.content ?? ""
-      const embeds = patch.embeds === undefined ? before.embeds : yield* embedsFor(patch.embeds, permissions)
-      const attachments = yield* keptAttachments(before, patch.attachments)
-      const flags = patch.flags === undefined ? before.flags : (before.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS)
-      const edited = content !== before.content || patch.embeds !== undefined || attachments.length !== before.attachments.length
-      const mentions = edited || patch.allowed_mentions !== undefined
-        ? mentionsIn(state, content, patch.allowed_mentions, permissions, before.referenced_message?.author)
-        : before
-      const after: MessageResponse = {
-        ...before,
-        content,
-        embeds,
-        attachments,
-        flags,
-        mentions: mentions.mentions,
-        mention_roles: mentions.mention_roles,
-        mention_everyone: mentions.mention_everyone,
-        edited_timestamp: edited ? new Date(context.now).toISOString() : before.edited_timestamp
-      }
-      if (isEmpty(after)) return yield* new BadRequest({ code: "CANNOT_SEND_EMPTY_MESSAGE", message: "Cannot send an empty message" })
-      if (!edited && flags === before.flags && patch.allowed_mentions === undefined) return unchanged(state, before)
-      const inWindow = messages.window.find(BigInt(messageId)) !== undefined
-      return {
-        next: inWindow ? withMessages(state, channelId, { ...messages, window: messages.window.replaced(entryOf(after)) }) : state,
-        reply: after,
-        persist: updateMessage(after),
-        audit: [],
-        events: [messageEvent("MESSAGE_UPDATE", state, context.guildId, after)]
-      }
+      return yield* edited(state, before, patch, permissions, context)
     })
 )
+
+/**
+ * What an allowed edit of `before` decides, whoever edits it (its author, a
+ * moderator changing flags, its webhook): the new text, embeds (with
+ * `permissions`' EMBED_LINKS), kept attachments, flags and pings; the window's
+ * copy, the row and MESSAGE_UPDATE.
+ */
+export const edited = (
+  state: GuildState,
+  before: MessageResponse,
+  patch: MessageUpdateRequest,
+  permissions: bigint,
+  context: { readonly guildId: string; readonly now: number }
+) =>
+  Effect.gen(function*() {
+    const channelId = before.channel_id
+    const messages = messagesOf(state, channelId)
+    yield* checkSnapshotEdit(before, patch)
+    const content = patch.content === undefined ? before.content : patch.content ?? ""
+    const embeds = patch.embeds === undefined ? before.embeds : yield* embedsFor(patch.embeds, permissions)
+    const attachments = yield* keptAttachments(before, patch.attachments)
+    const flags = patch.flags === undefined ? before.flags : (before.flags & ~EDITABLE_FLAGS) | (patch.flags & EDITABLE_FLAGS)
+    const changed = content !== before.content || patch.embeds !== undefined || attachments.length !== before.attachments.length
+    const mentions = changed || patch.allowed_mentions !== undefined
+      ? mentionsIn(state, content, patch.allowed_mentions, permissions, pingableAuthor(before.referenced_message))
+      : before
+    const after: MessageResponse = {
+      ...before,
+      content,
+      embeds,
+      attachments,
+      flags,
+      mentions: mentions.mentions,
+      mention_roles: mentions.mention_roles,
+      mention_everyone: mentions.mention_everyone,
+      edited_timestamp: changed ? new Date(context.now).toISOString() : before.edited_timestamp
+    }
+    if (isEmpty(after)) return yield* new BadRequest({ code: "CANNOT_SEND_EMPTY_MESSAGE", message: "Cannot send an empty message" })
+    if (!changed && flags === before.flags && patch.allowed_mentions === undefined) return unchanged(state, before)
+    const inWindow = messages.window.find(BigInt(before.id)) !== undefined
+    return {
+      next: inWindow ? withMessages(state, channelId, { ...messages, window: messages.window.replaced(entryOf(after)) }) : state,
+      reply: after,
+      persist: updateMessage(after),
+      audit: [],
+      events: [messageEvent("MESSAGE_UPDATE", state, context.guildId, after)]
+    }
+  })
+
+/** What removing `message` decides, whoever removes it: the window forgets it, the row goes, MESSAGE_DELETE. */
+export const removed = (state: GuildState, message: MessageResponse, guildId: string) => {
+  const messages = messagesOf(state, message.channel_id)
+  return {
+    next: withMessages(state, message.channel_id, { ...messages, window: messages.window.without(new Set([BigInt(message.id)])) }),
+    reply: null,
+    persist: deleteMessages(message.channel_id, [message.id]),
+    events: [wholeMessageDeleted(guildId, message)]
+  }
+}
 
 /** DELETE /channels/{id}/messages/{message_id}: the author, or MANAGE_MESSAGES (audited). */
 export const deleteMessage = write(
@@ -121,16 +151,13 @@ export const deleteMessage = write(
         return yield* missingPermissions()
       }
       return {
-        next: withMessages(state, channelId, { ...messages, window: messages.window.without(new Set([BigInt(messageId)])) }),
-        reply: null,
-        persist: deleteMessages(channelId, [messageId]),
+        ...removed(state, message, context.guildId),
         audit: own ? [] : [{
           actionType: MESSAGE_DELETE,
           targetId: message.author.id,
           changes: [],
           options: { channel_id: channelId, count: "1" }
-        }],
-        events: [wholeMessageDeleted(context.guildId, message)]
+        }]
       }
     })
 )

@@ -18,7 +18,7 @@ import {
   slowmodeWait,
   unknownMessage
 } from "../messages/MessageAccess.ts"
-import { checkShape, embedsFor, mentionsIn, sendableFlags, snapshotOf, stickersFor } from "../messages/MessageDraft.ts"
+import { checkShape, embedsFor, mentionsIn, pingableAuthor, sendableFlags, snapshotOf, stickersFor } from "../messages/MessageDraft.ts"
 import { entryOf, messageRow } from "../messages/MessageRows.ts"
 import { appended, type ChannelMessages } from "../messages/MessageWindow.ts"
 import { unchanged, write } from "../Definitions.ts"
@@ -135,7 +135,7 @@ export const createMessage = write(
         timestamp: new Date(context.now).toISOString(),
         edited_timestamp: null,
         pinned: false,
-        ...mentionsIn(state, content, request.allowed_mentions, permissions, replyTo?.author),
+        ...mentionsIn(state, content, request.allowed_mentions, permissions, pingableAuthor(replyTo)),
         tts: (request.tts ?? false) && has(permissions, Permission.SEND_TTS_MESSAGES),
         embeds,
         attachments: uploads,
@@ -152,21 +152,30 @@ export const createMessage = write(
         ...(replyTo === undefined ? {} : { referenced_message: withoutReferenced(replyTo) }),
         ...(nonce === null ? {} : { nonce })
       }
-      const entry = entryOf(message)
-      const sent: ChannelMessages = {
-        ...appended(messages, entry),
-        lastSent: messages.lastSent.with(context.actorId, context.now)
-      }
-      return {
-        next: { ...state, channelMessages: state.channelMessages.with(channelId, sent) },
-        reply: message,
-        replyJson: entry.json,
-        rows: [messageRow(context.guildId, message)],
-        audit: [],
-        events: [messageEvent("MESSAGE_CREATE", state, context.guildId, message)]
-      }
+      return posted(state, message, context)
     })
 )
+
+/**
+ * What posting `message` in its channel decides, whoever wrote it (a member,
+ * a webhook): the window takes it, its row is written, MESSAGE_CREATE goes out.
+ */
+export const posted = (state: GuildState, message: MessageResponse, context: { readonly guildId: string; readonly now: number }) => {
+  const messages = messagesOf(state, message.channel_id)
+  const entry = entryOf(message)
+  const sent: ChannelMessages = {
+    ...appended(messages, entry),
+    lastSent: messages.lastSent.with(message.author.id, context.now)
+  }
+  return {
+    next: { ...state, channelMessages: state.channelMessages.with(message.channel_id, sent) },
+    reply: message,
+    replyJson: entry.json,
+    rows: [messageRow(context.guildId, message)],
+    audit: [],
+    events: [messageEvent("MESSAGE_CREATE", state, context.guildId, message)]
+  }
+}
 
 /** POST /channels/{id}/typing: whoever may send there; no event when the guild switched typing events off. */
 export const startTyping = write("StartTyping", { channelId: CarriedId.ChannelId }, Schema.Null, (state, { channelId }, context) =>

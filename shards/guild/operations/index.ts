@@ -29,6 +29,8 @@ import { messageJobReads, messageJobWrites } from "./MessageJobs.ts"
 import { adminMessageWrites } from "./AdminMessages.ts"
 import { temporaryMembersWrites } from "./TemporaryMembers.ts"
 import { voiceReads } from "./Voice.ts"
+import { webhooksReads, webhooksWrites } from "./Webhooks.ts"
+import { webhookMessageReads, webhookMessageWrites } from "./WebhookMessages.ts"
 import { registryOf } from "../../actors/Registry.ts"
 
 /**
@@ -60,7 +62,9 @@ export const writes = [
   ...messageAckWrites,
   ...temporaryMembersWrites,
   ...adminGuildWrites,
-  ...adminMembersWrites
+  ...adminMembersWrites,
+  ...webhooksWrites,
+  ...webhookMessageWrites
 ] as const
 
 export const reads = [
@@ -81,7 +85,9 @@ export const reads = [
   ...messageVisibilityReads,
   ...messageUploadReads,
   ...voiceReads,
-  ...adminGuildReads
+  ...adminGuildReads,
+  ...webhooksReads,
+  ...webhookMessageReads
 ] as const
 
 export const { WriteCommand, ReadQuery, writeOf, readOf, isListedWrite, unlisted, travellingCommand, travellingQuery } =

@@ -20,6 +20,8 @@ export interface ReceivedMessage {
   /** `payload_json`, without the attachment metadata (now in `uploads`). */
   readonly request: MessageCreateRequest
   readonly uploads: ReadonlyArray<MessageAttachmentResponse>
+  /** `payload_json` as sent, for a route whose body has fields of its own (a webhook's author overrides). */
+  readonly json: unknown
 }
 
 /**
@@ -82,7 +84,7 @@ export class MessageUploads extends Context.Service<MessageUploads, {
         yield* checkVoiceMessage(payload, described)
         const uploads = yield* Effect.forEach(described, stored)
         const { attachments: _, ...rest } = payload
-        return { request: rest, uploads }
+        return { request: rest, uploads, json }
       }, Effect.scoped, (received, _mayAttach, _parts, request) => Effect.tapError(received, () => discardRest(request)))
 
       return MessageUploads.of({ receive })

@@ -58,16 +58,17 @@ export const messageFilters = (sql: SqlClient.SqlClient, r: SearchMessagesReques
     sql`(${sql.literal(HAS_ATTACHMENTS)} AND ${sql.literal(EXTENSIONS)} && ${lowered(extensions.map(withoutLeadingDot))})`
 
   const byBot = sql`EXISTS (SELECT 1 FROM users u WHERE u.id = m.author_id AND u.bot)`
+  const byWebhook = sql`m.webhook_id IS NOT NULL`
   const authorIs = (type: AuthorType): Fragment => {
     switch (type) {
       case "bot":
+        // A webhook shows as a bot but is not one: its author id names no user, so it is no bot's.
         return byBot
       case "user":
         // An author whose user row is gone counts as a person, as the API shows it (a "Deleted User").
-        return sql`NOT ${byBot}`
+        return sql`(NOT ${byWebhook} AND NOT ${byBot})`
       case "webhook":
-        // Webhooks do not send messages on this server (no route executes one): no message is a webhook's.
-        return sql`false`
+        return byWebhook
     }
   }
   const authorOfType = (types: ReadonlyArray<AuthorType>): Fragment => sql.or(types.map(authorIs))

@@ -28,9 +28,5 @@ const InboundWebhooksHandlers = HttpApiBuilder.group(InboundWebhooksOnlyApi, "in
       .handle("status", ({ params, payload }) => post(params, statusDraft(payload)))
   })))
 
-/**
- * The inbound format routes. They need a `WebhookExecutor` from the
- * application's services; wiring: `.add(InboundWebhooksApi)` in src/http/Api.ts
- * and `InboundWebhooksLive` in App.ts's `handlersLayer`.
- */
+/** The inbound format routes; the application provides their `WebhookExecutor`. */
 export const InboundWebhooksLive = perRequestMiddlewaresOnly(InboundWebhooksHandlers)
