@@ -18,7 +18,8 @@ export const MessageFlag = {
 
 export const MessageReferenceType = { REPLY: 0, FORWARD: 1 } as const
 
-const EmbedMedia = Schema.Struct({ url: Schema.String, description: Schema.optional(NullableString) })
+/** `flags` (EmbedMediaFlags) is always sent now; rows stored before it was carry none. */
+const EmbedMedia = Schema.Struct({ url: Schema.String, description: Schema.optional(NullableString), flags: Schema.optional(Schema.Int) })
 const EmbedAuthor = Schema.Struct({
   name: Schema.String,
   url: Schema.optional(NullableString),

@@ -75,8 +75,8 @@ export const embedOf = (e: RichEmbedRequest): MessageEmbedResponse => ({
   ...(e.timestamp == null ? {} : { timestamp: new Date(e.timestamp).toISOString() }),
   ...(e.description == null ? {} : { description: e.description }),
   ...(e.author == null ? {} : { author: { name: e.author.name, url: e.author.url ?? null, icon_url: e.author.icon_url ?? null } }),
-  ...(e.image == null ? {} : { image: { url: e.image.url, description: e.image.description ?? null } }),
-  ...(e.thumbnail == null ? {} : { thumbnail: { url: e.thumbnail.url, description: e.thumbnail.description ?? null } }),
+  ...(e.image == null ? {} : { image: { url: e.image.url, description: e.image.description ?? null, flags: 0 } }),
+  ...(e.thumbnail == null ? {} : { thumbnail: { url: e.thumbnail.url, description: e.thumbnail.description ?? null, flags: 0 } }),
   ...(e.footer == null ? {} : { footer: { text: e.footer.text, icon_url: e.footer.icon_url ?? null } }),
   ...(e.fields == null ? {} : { fields: e.fields.map((f) => ({ name: f.name, value: f.value, inline: f.inline ?? false })) })
 })

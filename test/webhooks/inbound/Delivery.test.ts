@@ -78,4 +78,34 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("inbound w
       expect(errorEmbed?.color).toBe(0xe03e2f)
       expect(errorEmbed?.fields?.map((f) => f.name)).toEqual(["Level", "Events", "Users"])
     }))
+
+  it.effect("a chat-tool message answers ok, a status-page event 204; bodies that are not the format are 400", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const { channelId } = yield* createGuild(owner.token, "Status Hall")
+      const created = yield* api.request("POST", `/channels/${channelId}/webhooks`, { token: owner.token, body: { name: "Ops" } })
+      assert.strictEqual(created.status, 200, JSON.stringify(created.body))
+      const webhook = Schema.decodeUnknownSync(CreatedWebhook)(created.body)
+      const base = `/webhooks/${webhook.id}/${webhook.token}`
+
+      const chat = yield* api.request("POST", `${base}/chat`, { body: fixtureJson("chat-attachments.json") })
+      assert.strictEqual(chat.status, 200, JSON.stringify(chat.body))
+      expect(chat.body).toBe("ok")
+      const status = yield* api.request("POST", `${base}/status`, { body: fixtureJson("status-incident-update.json") })
+      assert.strictEqual(status.status, 204, JSON.stringify(status.body))
+      const listed = yield* api.request("GET", `/channels/${channelId}/messages?limit=10`, { token: owner.token })
+      const [statusMessage, chatMessage, ...older] = Schema.decodeUnknownSync(Listed)(listed.body)
+      expect(older).toEqual([])
+      expect(chatMessage?.webhook_id).toBe(webhook.id)
+      expect(chatMessage?.embeds.length).toBeGreaterThan(0)
+      expect(statusMessage?.webhook_id).toBe(webhook.id)
+      expect(statusMessage?.embeds).toHaveLength(1)
+
+      expectError(yield* api.request("POST", `${base}/chat`, { body: { text: 42 } }), 400, "INVALID_FORM_BODY")
+      expectError(yield* api.request("POST", `${base}/scm`, { body: { action: "opened" }, headers: { "x-github-event": "issues" } }), 400, "INVALID_FORM_BODY")
+      expectError(yield* api.request("POST", `/webhooks/not-a-snowflake/${webhook.token}/status`, { body: {} }), 400, "INVALID_FORM_BODY")
+      const after = yield* api.request("GET", `/channels/${channelId}/messages?limit=10`, { token: owner.token })
+      expect(Schema.decodeUnknownSync(Listed)(after.body)).toHaveLength(2)
+    }))
 })
