@@ -8,9 +8,17 @@ import type { MessageAttachmentResponse, MessageResponse } from "../model/Messag
 import type { WebhookTokenResponse } from "../model/Webhooks.ts"
 import { CarriedId } from "../model/Ids.ts"
 import { tokenHash } from "../platform/Crypto.ts"
+import { AvatarOverrides } from "./AvatarOverrides.ts"
 import { WebhookDirectory } from "./Directory.ts"
 
 type CallError = BadRequest | Forbidden | NotFound | Unavailable
+
+/** What one post shows besides its body: another name, another picture (a URL), files already stored. */
+export interface PostExtras {
+  readonly username?: string | undefined
+  readonly avatarUrl?: string | null | undefined
+  readonly uploads?: ReadonlyArray<MessageAttachmentResponse> | undefined
+}
 
 /** Hex SHA-256 of a presented token: all the guild actor is ever shown of it. */
 export const hashOf = (token: string) => tokenHash(token).toString("hex")
@@ -28,7 +36,7 @@ export class WebhookCalls extends Context.Service<WebhookCalls, {
     webhookId: string,
     token: string,
     request: MessageCreateRequest,
-    extras: { readonly username?: string | undefined; readonly uploads?: ReadonlyArray<MessageAttachmentResponse> | undefined }
+    extras: PostExtras
   ) => Effect.Effect<MessageResponse, CallError>
 }>()("guildhall/WebhookCalls") {
   static readonly layer = Layer.effect(
@@ -36,6 +44,7 @@ export class WebhookCalls extends Context.Service<WebhookCalls, {
     Effect.gen(function*() {
       const actors = yield* Actors
       const directory = yield* WebhookDirectory
+      const avatars = yield* AvatarOverrides
       // A token-holder is no user: the webhook's own id stands as who acts (nothing of it is audited).
       const webhook = (webhookId: string, token: string) =>
         directory.inGuildOf(webhookId, (guildId) =>
@@ -50,17 +59,24 @@ export class WebhookCalls extends Context.Service<WebhookCalls, {
         webhookId: string,
         token: string,
         request: MessageCreateRequest,
-        extras: { readonly username?: string | undefined; readonly uploads?: ReadonlyArray<MessageAttachmentResponse> | undefined }
+        extras: PostExtras
       ) =>
         directory.inGuildOf(webhookId, (guildId) =>
-          actors.write(guildId, WebhookMessages.createWebhookMessage, {
-            webhookId: CarriedId.WebhookId.make(webhookId),
-            tokenHash: hashOf(token),
-            request,
-            username: extras.username,
-            uploads: extras.uploads
-          }, { actorId: webhookId }))
+          Effect.gen(function*() {
+            // Only a caller holding the token makes this server fetch a picture.
+            const avatar = extras.avatarUrl == null
+              ? undefined
+              : yield* Effect.andThen(webhook(webhookId, token), avatars.hashOf(extras.avatarUrl))
+            return yield* actors.write(guildId, WebhookMessages.createWebhookMessage, {
+              webhookId: CarriedId.WebhookId.make(webhookId),
+              tokenHash: hashOf(token),
+              request,
+              username: extras.username,
+              avatar,
+              uploads: extras.uploads
+            }, { actorId: webhookId })
+          }))
       return WebhookCalls.of({ webhook, post })
     })
-  ).pipe(Layer.provide(WebhookDirectory.layer))
+  ).pipe(Layer.provide([WebhookDirectory.layer, AvatarOverrides.layer]))
 }

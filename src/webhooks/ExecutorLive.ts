@@ -6,8 +6,7 @@ import { WebhookBuckets, WebhookRateLimits } from "./RateLimits.ts"
 /**
  * The executor the inbound formats post through: the execute bucket of the
  * webhook taken, then its guild's actor checks the token and writes the
- * message. `avatar_url` is not fetched (this server reaches no outside
- * image host): the message shows the webhook's own picture.
+ * message (with the `avatar_url` picture when there is one: AvatarOverrides).
  */
 export const WebhookExecutorLive = Layer.effect(
   WebhookExecutor,
@@ -23,7 +22,7 @@ export const WebhookExecutorLive = Layer.effect(
           calls.post(webhookId, token, {
             ...(draft.content === undefined ? {} : { content: draft.content }),
             ...(draft.embeds === undefined ? {} : { embeds: draft.embeds })
-          }, { username: draft.username })
+          }, { username: draft.username, avatarUrl: draft.avatar_url })
         )
     })
   })

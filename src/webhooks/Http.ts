@@ -185,14 +185,15 @@ const WebhookTokensHandlers = HttpApiBuilder.group(Api, "webhookTokens", (handle
                 Effect.mapError((error) =>
                   new BadRequest({ code: "INVALID_FORM_BODY", message: "Invalid form body", errors: fieldErrors(error, "Payload") }))
               )
-              return { message, files, username: overrides.username }
+              return { message, files, username: overrides.username, avatarUrl: overrides.avatar_url }
             })
             : (() => {
-              const { username, avatar_url: _, ...message } = body
-              return { message, files: undefined, username }
+              const { username, avatar_url: avatarUrl, ...message } = body
+              return { message, files: undefined, username, avatarUrl }
             })()
           const posted = yield* calls.post(params.webhook_id, params.token, received.message, {
             username: received.username?.trim() ?? undefined,
+            avatarUrl: received.avatarUrl,
             uploads: received.files
           })
           return query.wait === "true" ? posted : HttpServerResponse.empty({ status: 204 })

@@ -26,7 +26,8 @@ const TokenFields = { webhookId: CarriedId.WebhookId, tokenHash: Schema.String }
 
 /**
  * POST /webhooks/{id}/{token}: the webhook posts in its channel, as itself
- * (a bot author with the webhook's id, its name or `username`, its picture).
+ * (a bot author with the webhook's id, its name or `username`, its picture or
+ * the `avatar_url` one).
  * No member, so no permission, slowmode or timeout applies; the channel must
  * still be a text channel of the guild.
  */
@@ -37,11 +38,13 @@ export const createWebhookMessage = write(
     request: MessageCreateRequest,
     /** The name this one message shows instead of the webhook's. */
     username: Schema.optional(Schema.String),
+    /** The picture this one message shows instead of the webhook's (its `avatar_url`, already stored): a media hash. */
+    avatar: Schema.optional(Schema.String),
     /** Files of a multipart execute, already stored. */
     uploads: Schema.optional(Schema.Array(MessageAttachmentResponse))
   },
   MessageResponse,
-  (state, { webhookId, tokenHash, request, username, uploads = [] }, context) =>
+  (state, { webhookId, tokenHash, request, username, avatar, uploads = [] }, context) =>
     Effect.gen(function*() {
       const webhook = yield* webhookByToken(state, webhookId, tokenHash)
       const channel = state.channels.get(webhook.channel_id)
@@ -58,7 +61,7 @@ export const createWebhookMessage = write(
       const message: MessageResponse = {
         id: nextMessageId(messagesOf(state, channel.id), context.operationId).toString(),
         channel_id: channel.id,
-        author: webhookAuthor(webhook.id, username ?? webhook.name, webhook.avatar),
+        author: webhookAuthor(webhook.id, username ?? webhook.name, avatar ?? webhook.avatar),
         webhook_id: webhook.id,
         type: MessageType.DEFAULT,
         flags: sendableFlags(request.flags),
