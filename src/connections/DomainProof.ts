@@ -1,6 +1,5 @@
-import { Context, Duration, Effect, Layer, Option } from "effect"
-import { Resolver } from "node:dns/promises"
-import { AppConfig } from "../platform/Config.ts"
+import { Context, Duration, Effect, Layer } from "effect"
+import { dnsResolver } from "../platform/DnsResolver.ts"
 
 const QUERY_TIMEOUT_MS = 2000
 const TRIES = 2
@@ -22,10 +21,7 @@ export class DomainProof extends Context.Service<DomainProof, {
   static readonly layer = Layer.effect(
     DomainProof,
     Effect.gen(function*() {
-      const { dnsServer } = yield* AppConfig
-      const resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: TRIES })
-      if (Option.isSome(dnsServer)) resolver.setServers([dnsServer.value])
-      yield* Effect.addFinalizer(() => Effect.sync(() => resolver.cancel()))
+      const resolver = yield* dnsResolver({ timeoutMillis: QUERY_TIMEOUT_MS, tries: TRIES })
 
       const texts = (name: string): Effect.Effect<ReadonlyArray<string>> =>
         Effect.tryPromise(() => resolver.resolveTxt(name)).pipe(

@@ -14,7 +14,8 @@ export const MAX_BULK_DELETE = 100
 
 const Int32 = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2147483647 }))
 
-const isWebUrl = (s: string) => {
+/** An absolute http(s) URL. */
+export const isWebUrl = (s: string) => {
   try {
     const url = new URL(s)
     return url.protocol === "https:" || url.protocol === "http:"

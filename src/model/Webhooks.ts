@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { BoundedText, WellFormedText } from "./Common.ts"
 import { Snowflake } from "./Ids.ts"
-import { MessageCreateRequest, MessageUpdateRequest } from "./MessageRequests.ts"
+import { isWebUrl, MessageCreateRequest, MessageUpdateRequest } from "./MessageRequests.ts"
 import { UserPartialResponse } from "./Users.ts"
 
 /** conventions.md, Limits. */
@@ -36,15 +36,6 @@ export const WebhookUpdateRequest = Schema.Struct({
   channel_id: Schema.optional(Snowflake)
 })
 export type WebhookUpdateRequest = typeof WebhookUpdateRequest.Type
-
-const isWebUrl = (s: string) => {
-  try {
-    const url = new URL(s)
-    return url.protocol === "https:" || url.protocol === "http:"
-  } catch {
-    return false
-  }
-}
 
 /** A message create with the author's name and picture overridden for this one message. */
 export const WebhookMessageRequest = Schema.Struct({

@@ -1,6 +1,6 @@
-import { Context, Duration, Effect, Layer, Option } from "effect"
-import { Resolver } from "node:dns/promises"
-import { AppConfig } from "./Config.ts"
+import { Context, Duration, Effect, Layer } from "effect"
+import { dnsResolver } from "./DnsResolver.ts"
+import { RecentAnswers } from "./RecentAnswers.ts"
 
 /** One lookup's bound: the resolver's own timeout and tries, and a cap on the whole. */
 const QUERY_TIMEOUT_MS = 750
@@ -22,31 +22,19 @@ export class ReverseDns extends Context.Service<ReverseDns, {
   static readonly layer = Layer.effect(
     ReverseDns,
     Effect.gen(function*() {
-      const { dnsServer } = yield* AppConfig
-      const resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: TRIES })
-      if (Option.isSome(dnsServer)) resolver.setServers([dnsServer.value])
-      yield* Effect.addFinalizer(() => Effect.sync(() => resolver.cancel()))
-      const cache = new Map<string, { readonly name: string | null; readonly until: number }>()
-
-      const remember = (address: string, name: string | null) => {
-        if (cache.size >= CACHE_SIZE) {
-          const oldest = cache.keys().next()
-          if (oldest.done !== true) cache.delete(oldest.value)
-        }
-        // A miss may be a server that was down: asked again sooner than a name.
-        cache.set(address, { name, until: Date.now() + (name === null ? CACHE_TTL_MS / 10 : CACHE_TTL_MS) })
-        return name
-      }
+      const resolver = yield* dnsResolver({ timeoutMillis: QUERY_TIMEOUT_MS, tries: TRIES })
+      // A miss may be a server that was down: asked again sooner than a name.
+      const cache = new RecentAnswers<string>(CACHE_SIZE, CACHE_TTL_MS, CACHE_TTL_MS / 10)
 
       const lookup = (address: string): Effect.Effect<string | null> =>
         Effect.suspend(() => {
           const cached = cache.get(address)
-          if (cached !== undefined && cached.until > Date.now()) return Effect.succeed(cached.name)
+          if (cached !== "unknown") return Effect.succeed(cached ?? null)
           return Effect.tryPromise(() => resolver.reverse(address)).pipe(
-            Effect.map((names) => names[0] ?? null),
-            Effect.timeoutOrElse({ duration: LOOKUP_CAP, orElse: () => Effect.succeed(null) }),
-            Effect.orElseSucceed(() => null),
-            Effect.map((name) => remember(address, name))
+            Effect.map((names) => names[0]),
+            Effect.timeoutOrElse({ duration: LOOKUP_CAP, orElse: () => Effect.succeed(undefined) }),
+            Effect.orElseSucceed(() => undefined),
+            Effect.map((name) => cache.keep(address, name) ?? null)
           )
         })
 

@@ -2,6 +2,7 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { inspectImage } from "../media/Images.ts"
 import { MediaStore } from "../media/MediaStore.ts"
 import { RemoteFetch } from "../media/RemoteFetch.ts"
+import { RecentAnswers } from "../platform/RecentAnswers.ts"
 import { WEBHOOK_AVATARS } from "./Avatars.ts"
 
 /** Pictures an integration names are few and sent with every post: each is fetched once in this long. */
@@ -25,16 +26,8 @@ export class AvatarOverrides extends Context.Service<AvatarOverrides, {
     Effect.gen(function*() {
       const remote = yield* RemoteFetch
       const media = yield* MediaStore
-      const remembered = new Map<string, { readonly hash: string | undefined; readonly until: number }>()
-      const remember = (url: string, hash: string | undefined) => {
-        if (remembered.size >= REMEMBERED) {
-          const oldest = remembered.keys().next()
-          if (oldest.done !== true) remembered.delete(oldest.value)
-        }
-        // A failure may be the other host's passing trouble: tried again sooner.
-        remembered.set(url, { hash, until: Date.now() + (hash === undefined ? REMEMBERED_MS / 60 : REMEMBERED_MS) })
-        return hash
-      }
+      // A failure may be the other host's passing trouble: tried again sooner.
+      const remembered = new RecentAnswers<string>(REMEMBERED, REMEMBERED_MS, REMEMBERED_MS / 60)
       const fetched = (url: string) =>
         Effect.gen(function*() {
           const { bytes } = yield* remote.fetch(url, (head) => inspectImage(head) !== undefined)
@@ -50,8 +43,8 @@ export class AvatarOverrides extends Context.Service<AvatarOverrides, {
         hashOf: (url) =>
           Effect.suspend(() => {
             const known = remembered.get(url)
-            if (known !== undefined && known.until > Date.now()) return Effect.succeed(known.hash)
-            return Effect.map(fetched(url), (hash) => remember(url, hash))
+            if (known !== "unknown") return Effect.succeed(known)
+            return Effect.map(fetched(url), (hash) => remembered.keep(url, hash))
           })
       })
     })

@@ -3,7 +3,7 @@ import { ConfigProvider, Effect, Option } from "effect"
 import { hostName } from "../../src/connections/Identifiers.ts"
 import { isPublicAddress } from "../../src/connections/PublicHosts.ts"
 import { settingsConfig } from "../../src/platform/Config.ts"
-import { createApplication } from "../oauth2/Fixtures.ts"
+import { accessToken, createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { connect, connectionsApi, list, newDomain, request, start, verify } from "./Support.ts"
 
@@ -42,27 +42,6 @@ describe("SOCIAL_INSTANCE_URL", () => {
       }
     }))
 })
-
-const REDIRECT = "https://client.example/callback"
-
-/** An OAuth2 access token of `user` holding `scope`. */
-const accessToken = (developer: string, user: string, scope: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const app = yield* createApplication(developer, { name: "Reader", redirect_uris: [REDIRECT] })
-    const consent = yield* api.request("POST", "/oauth2/authorize/consent", {
-      token: user,
-      body: { client_id: app.id, scope, redirect_uri: REDIRECT, state: "s", response_type: "code" }
-    })
-    const code = new URL(field(consent.body, "redirect_to")).searchParams.get("code") ?? ""
-    const tokens = yield* api.request("POST", "/oauth2/token", {
-      rawBody: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: app.id, client_secret: app.clientSecret })
-        .toString(),
-      headers: { "content-type": "application/x-www-form-urlencoded" }
-    })
-    assert.strictEqual(tokens.status, 200, JSON.stringify(tokens.body))
-    return `Bearer ${field(tokens.body, "access_token")}`
-  })
 
 layer(connectionsApi, { timeout: 180_000, excludeTestServices: true })("connection refusals over HTTP", (it) => {
   it.effect("bad types, identifiers and fields are 400 with the error object", () =>

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Api } from "../../src/http/Api.ts"
 import { AdminAuthentication, type CredentialKind, Credentials, UserAuthentication } from "../../src/http/Authentication.ts"
-import { createApplication } from "../oauth2/Fixtures.ts"
+import { accessToken, createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, type Reply, TestApi } from "../support/Api.ts"
 
 /*
@@ -114,32 +114,6 @@ const refusal = (accepts: ReadonlyArray<CredentialKind>, kind: CredentialKind | 
   if (bearerOnly || kind === "admin" || kind === "session") return [401, "UNAUTHORIZED"] as const
   return [403, "ACCESS_DENIED"] as const
 }
-
-const REDIRECT = "https://client.example/callback"
-
-/** An access token of `user` for a fresh application, holding `scope`. */
-const accessToken = (developer: string, user: string, scope: string) =>
-  Effect.gen(function*() {
-    const api = yield* TestApi
-    const app = yield* createApplication(developer, { name: "Reader", redirect_uris: [REDIRECT] })
-    const consent = yield* api.request("POST", "/oauth2/authorize/consent", {
-      token: user,
-      body: { client_id: app.id, scope, redirect_uri: REDIRECT, state: "s", response_type: "code" }
-    })
-    const code = new URL(field(consent.body, "redirect_to")).searchParams.get("code") ?? ""
-    const tokens = yield* api.request("POST", "/oauth2/token", {
-      rawBody: new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT,
-        client_id: app.id,
-        client_secret: app.clientSecret
-      }).toString(),
-      headers: { "content-type": "application/x-www-form-urlencoded" }
-    })
-    assert.strictEqual(tokens.status, 200, JSON.stringify(tokens.body))
-    return `Bearer ${field(tokens.body, "access_token")}`
-  })
 
 const describeReply = (reply: Reply) => `${reply.status} ${JSON.stringify(reply.body)}`
 

@@ -1,19 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit } from "effect"
-import { AppConfig } from "../../src/platform/Config.ts"
+import { Effect, Exit } from "effect"
+import { failure, settingsFrom } from "../support/Settings.ts"
 import { formatNetwork } from "../../src/platform/IpAddress.ts"
-
-/** The settings as a process started with exactly `env` would read them. */
-const settingsFrom = (env: Record<string, string>) =>
-  Effect.gen(function*() {
-    return yield* AppConfig
-  }).pipe(
-    Effect.provide(AppConfig.layer),
-    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
-    Effect.exit
-  )
-
-const failure = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? String(exit.cause) : "")
 
 describe("media fetch and saved media settings", () => {
   it.effect("default to internal addresses refused, 10 MiB, 15 s and 50 memes", () =>

@@ -14,3 +14,29 @@ export const createApplication = (token: string, body: Record<string, unknown> =
     const bot = (reply.body as { bot?: unknown }).bot
     return { id: field(reply.body, "id"), clientSecret: field(reply.body, "client_secret"), botToken: `Bot ${field(bot, "token")}` }
   })
+
+export const REDIRECT = "https://client.example/callback"
+
+/** An access token of `user` for a fresh application, holding `scope`. */
+export const accessToken = (developer: string, user: string, scope: string) =>
+  Effect.gen(function*() {
+    const api = yield* TestApi
+    const app = yield* createApplication(developer, { name: "Reader", redirect_uris: [REDIRECT] })
+    const consent = yield* api.request("POST", "/oauth2/authorize/consent", {
+      token: user,
+      body: { client_id: app.id, scope, redirect_uri: REDIRECT, state: "s", response_type: "code" }
+    })
+    const code = new URL(field(consent.body, "redirect_to")).searchParams.get("code") ?? ""
+    const tokens = yield* api.request("POST", "/oauth2/token", {
+      rawBody: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: app.id,
+        client_secret: app.clientSecret
+      }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" }
+    })
+    assert.strictEqual(tokens.status, 200, JSON.stringify(tokens.body))
+    return `Bearer ${field(tokens.body, "access_token")}`
+  })

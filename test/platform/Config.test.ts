@@ -1,18 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Option } from "effect"
-import { AppConfig } from "../../src/platform/Config.ts"
-
-/** The settings as a process started with exactly `env` would read them. */
-const settingsFrom = (env: Record<string, string>) =>
-  Effect.gen(function*() {
-    return yield* AppConfig
-  }).pipe(
-    Effect.provide(AppConfig.layer),
-    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)),
-    Effect.exit
-  )
-
-const failure = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? String(exit.cause) : "")
+import { Effect, Exit, Option } from "effect"
+import { failure, settingsFrom } from "../support/Settings.ts"
 
 describe("settings", () => {
   it.effect("default to the embedded single process", () =>

@@ -40,13 +40,18 @@ const Comment = Schema.Struct({
   commit_id: nullish(Schema.String)
 })
 
-const Issue = Schema.Struct({
+/** What issues and pull requests share: a numbered, titled thread someone opened. */
+const Thread = {
   id: SenderId,
   number: Schema.Number,
   title: Schema.String,
   body: nullish(Schema.String),
   html_url: Schema.String,
-  user: ScmUser,
+  user: ScmUser
+}
+
+const Issue = Schema.Struct({
+  ...Thread,
   /** Why it was closed: `completed` or `not_planned`. */
   state_reason: nullish(Schema.String),
   /** Present when the issue is a pull request (comments on pull requests arrive as issue comments). */
@@ -54,12 +59,7 @@ const Issue = Schema.Struct({
 })
 
 const PullRequest = Schema.Struct({
-  id: SenderId,
-  number: Schema.Number,
-  title: Schema.String,
-  body: nullish(Schema.String),
-  html_url: Schema.String,
-  user: ScmUser,
+  ...Thread,
   merged: nullish(Schema.Boolean),
   draft: nullish(Schema.Boolean)
 })
