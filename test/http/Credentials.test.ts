@@ -52,6 +52,8 @@ const notInReference: Record<string, ReadonlyArray<CredentialKind> | "none" | "a
   // Guild settings, as PATCH /guilds/{guild_id}.
   "PATCH /guilds/{}/detached-banner": ["session", "bot"],
   "PATCH /guilds/{}/text-channel-flexible-names": ["session", "bot"],
+  // The error-tracker format's route (the reference's webhook formats list none of this neutral name): the token is in the path.
+  "POST /webhooks/{}/{}/errors": "none",
   // GIF pickers (src/gifs): a person's own, as in production (bots refused).
   ...Object.fromEntries(["gifa", "gifb"].flatMap((provider) =>
     ["GET featured", "GET search", "GET trending-gifs", "GET suggest", "POST register-share"].map((route) => {
