@@ -32,8 +32,8 @@ export const VerifyAndCreateConnectionRequest = Schema.Struct({
 })
 
 export const UpdateConnectionRequest = Schema.Struct({
-  sort_order: Schema.optional(NonNegativeInt32),
-  visibility_flags: Schema.optional(VisibilityFlags)
+  sort_order: Schema.optionalKey(NonNegativeInt32),
+  visibility_flags: Schema.optionalKey(VisibilityFlags)
 })
 
 export const ReorderConnectionsRequest = Schema.Struct({

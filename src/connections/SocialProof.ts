@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { AppConfig } from "../platform/Config.ts"
-import { resolvesPublicly } from "./PublicHosts.ts"
+import { RemoteFetch } from "../media/RemoteFetch.ts"
 
 /** The AT-protocol profile method instances answer: `?actor=<handle>` gives `{handle, description, ...}`. */
 export const PROFILE_METHOD = "/xrpc/app.bsky.actor.getProfile"
@@ -42,8 +42,9 @@ const boundedText = async (response: Response): Promise<string> => {
  *
  * The proof: the instance's PROFILE_METHOD for the handle answers a profile of
  * that handle whose description holds the verification string. Anything else
- * (no answer within 5 s, an error status, a redirect, another shape, an instance
- * derived from the handle that resolves to a private address) is no proof.
+ * (no answer within 5 s, an error status, a redirect from the configured instance,
+ * another shape, an instance derived from the handle at an internal address) is
+ * no proof.
  */
 export class SocialProof extends Context.Service<SocialProof, {
   readonly published: (handle: string, proof: string) => Effect.Effect<boolean>
@@ -54,6 +55,7 @@ export class SocialProof extends Context.Service<SocialProof, {
     SocialProof,
     Effect.gen(function*() {
       const { socialInstanceUrl } = yield* AppConfig
+      const remote = yield* RemoteFetch
 
       const hostOf = (handle: string): string => {
         const labels = handle.split(".")
@@ -63,10 +65,12 @@ export class SocialProof extends Context.Service<SocialProof, {
         Option.isSome(socialInstanceUrl) ? socialInstanceUrl.value : `https://${hostOf(handle)}`
 
       const published = Effect.fn("SocialProof.published")(function*(handle: string, proof: string) {
-        // The configured instance is the operator's choice; a derived one is the user's, so it must be public.
-        if (Option.isNone(socialInstanceUrl) && !(yield* resolvesPublicly(hostOf(handle)))) return false
         const url = `${instanceOf(handle)}${PROFILE_METHOD}?actor=${encodeURIComponent(handle)}`
-        const text = yield* Effect.tryPromise(async () => {
+        // The configured instance is the operator's choice; a derived one is the user's, so it is asked
+        // through RemoteFetch, which connects only to the public addresses it checked.
+        const text = Option.isNone(socialInstanceUrl)
+          ? yield* Effect.map(remote.fetch(url, { accept: "application/json" }), ({ bytes }) => Buffer.from(bytes).toString("utf8"))
+          : yield* Effect.tryPromise(async () => {
           const response = await fetch(url, {
             headers: { accept: "application/json" },
             redirect: "error",
@@ -85,5 +89,5 @@ export class SocialProof extends Context.Service<SocialProof, {
         profileUrl: (handle) => `${instanceOf(handle)}/profile/${encodeURIComponent(handle)}`
       })
     })
-  )
+  ).pipe(Layer.provide(RemoteFetch.layer))
 }

@@ -25,6 +25,8 @@ const INTERNAL = networkSet([
   "::/96", "64:ff9b::/96", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8"
 ].flatMap((range) => parseNetwork(range) ?? []))
 
+const MEDIA_TYPES = "image/*, video/mp4, video/webm"
+
 export const RemoteFetchReason = Schema.Literals([
   "invalid_url",
   "forbidden_address",
@@ -47,6 +49,16 @@ export interface Fetched {
   readonly bytes: Uint8Array
   /** The URL the bytes came from, after redirects. */
   readonly url: string
+}
+
+export interface FetchOptions {
+  /**
+   * Sees the first bytes as soon as they arrive (or the whole body, when
+   * shorter): false ends the fetch as `unsupported_type` without reading the rest.
+   */
+  readonly accepts?: (head: Uint8Array) => boolean
+  /** The request's Accept header; media types by default. */
+  readonly accept?: string
 }
 
 export interface FetchedMedia extends Fetched {
@@ -101,12 +113,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
  * (MEDIA_FETCH_MAX_BYTES) and one deadline for the whole (MEDIA_FETCH_TIMEOUT_MS).
  */
 export class RemoteFetch extends Context.Service<RemoteFetch, {
-  /**
-   * The body of `url`. `accepts`, when given, sees the first bytes as soon as
-   * they arrive (or the whole body, when shorter): false ends the fetch as
-   * `unsupported_type` without reading the rest.
-   */
-  readonly fetch: (url: string, accepts?: (head: Uint8Array) => boolean) => Effect.Effect<Fetched, RemoteFetchError>
+  /** The body of `url` (FetchOptions: what it must start with, what to ask for). */
+  readonly fetch: (url: string, options?: FetchOptions) => Effect.Effect<Fetched, RemoteFetchError>
   /** An image or an MP4 or WebM video (Sniff.ts), typed by its bytes whatever the server says it is. */
   readonly fetchMedia: (url: string) => Effect.Effect<FetchedMedia, RemoteFetchError>
 }>()("guildhall/RemoteFetch") {
@@ -115,7 +123,7 @@ export class RemoteFetch extends Context.Service<RemoteFetch, {
     const lookup = guardedLookup(permits)
 
     /** One request; a literal address is checked here, since node looks up only names. */
-    const request = (url: URL, signal: AbortSignal) =>
+    const request = (url: URL, signal: AbortSignal, accept: string) =>
       new Promise<Http.IncomingMessage>((resolve, reject) => {
         const literal = parseAddress(url.hostname)
         if (literal !== undefined && !permits(literal)) {
@@ -126,7 +134,7 @@ export class RemoteFetch extends Context.Service<RemoteFetch, {
           method: "GET",
           signal,
           lookup,
-          headers: { "user-agent": "Guildhall media fetcher", accept: "image/*, video/mp4, video/webm" }
+          headers: { "user-agent": "Guildhall media fetcher", accept }
         }, resolve)
         outgoing.on("error", reject)
         outgoing.end()
@@ -162,10 +170,10 @@ export class RemoteFetch extends Context.Service<RemoteFetch, {
       return new Uint8Array(Buffer.concat(chunks))
     }
 
-    const run = async (start: string, signal: AbortSignal, accepts?: (head: Uint8Array) => boolean): Promise<Fetched> => {
+    const run = async (start: string, signal: AbortSignal, options: FetchOptions): Promise<Fetched> => {
       let url = parseWebUrl(start)
       for (let hop = 0; ; hop++) {
-        const response = await request(url, signal)
+        const response = await request(url, signal, options.accept ?? MEDIA_TYPES)
         const status = response.statusCode ?? 0
         const location = response.headers.location
         if (REDIRECTS.has(status) && location !== undefined) {
@@ -178,12 +186,12 @@ export class RemoteFetch extends Context.Service<RemoteFetch, {
           response.resume()
           throw new Refused("bad_status", `The server answered ${status}`)
         }
-        return { bytes: await body(response, accepts), url: url.toString() }
+        return { bytes: await body(response, options.accepts), url: url.toString() }
       }
     }
 
-    const fetch = (url: string, accepts?: (head: Uint8Array) => boolean) =>
-      Effect.tryPromise({ try: (signal) => run(url, signal, accepts), catch: failureOf }).pipe(
+    const fetch = (url: string, options: FetchOptions = {}) =>
+      Effect.tryPromise({ try: (signal) => run(url, signal, options), catch: failureOf }).pipe(
         Effect.timeoutOrElse({
           duration: Duration.millis(settings.timeoutMillis),
           orElse: () => Effect.fail(new RemoteFetchError({ reason: "timeout", message: "The server took too long to answer" }))
@@ -192,7 +200,7 @@ export class RemoteFetch extends Context.Service<RemoteFetch, {
       )
 
     const fetchMedia = (url: string) =>
-      Effect.flatMap(fetch(url, (head) => sniffMedia(head) !== undefined), (fetched) => {
+      Effect.flatMap(fetch(url, { accepts: (head) => sniffMedia(head) !== undefined }), (fetched) => {
         const media = sniffMedia(fetched.bytes)
         return media === undefined
           ? Effect.fail(new RemoteFetchError({ reason: "unsupported_type", message: "Not an image, nor an MP4 or WebM video" }))

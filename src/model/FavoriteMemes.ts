@@ -48,7 +48,7 @@ export type CreateFavoriteMemeFromUrlRequest = typeof CreateFavoriteMemeFromUrlR
 
 /** UpdateFavoriteMemeBodySchema: an absent field stays; alt_text null clears it; tags null keeps them. */
 export const UpdateFavoriteMemeRequest = Schema.Struct({
-  name: Schema.optional(Name),
+  name: Schema.optionalKey(Name),
   alt_text: Schema.optional(AltText),
   tags: Schema.optional(Tags)
 })

@@ -26,14 +26,14 @@ export const WebhookCreateRequest = Schema.Struct({
 export type WebhookCreateRequest = typeof WebhookCreateRequest.Type
 
 export const WebhookTokenUpdateRequest = Schema.Struct({
-  name: Schema.optional(WebhookName),
+  name: Schema.optionalKey(WebhookName),
   avatar: Schema.optional(AvatarImage)
 })
 export type WebhookTokenUpdateRequest = typeof WebhookTokenUpdateRequest.Type
 
 export const WebhookUpdateRequest = Schema.Struct({
   ...WebhookTokenUpdateRequest.fields,
-  channel_id: Schema.optional(Snowflake)
+  channel_id: Schema.optionalKey(Snowflake)
 })
 export type WebhookUpdateRequest = typeof WebhookUpdateRequest.Type
 

@@ -30,7 +30,7 @@ export class AvatarOverrides extends Context.Service<AvatarOverrides, {
       const remembered = new RecentAnswers<string>(REMEMBERED, REMEMBERED_MS, REMEMBERED_MS / 60)
       const fetched = (url: string) =>
         Effect.gen(function*() {
-          const { bytes } = yield* remote.fetch(url, (head) => inspectImage(head) !== undefined)
+          const { bytes } = yield* remote.fetch(url, { accepts: (head) => inspectImage(head) !== undefined, accept: "image/*" })
           const image = inspectImage(bytes)
           const fits = image !== undefined && bytes.byteLength <= WEBHOOK_AVATARS.maxBytes &&
             image.width <= WEBHOOK_AVATARS.maxDimension && image.height <= WEBHOOK_AVATARS.maxDimension

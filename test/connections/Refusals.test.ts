@@ -1,7 +1,8 @@
 import { assert, describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Option } from "effect"
 import { hostName } from "../../src/connections/Identifiers.ts"
-import { isPublicAddress } from "../../src/connections/PublicHosts.ts"
+import { addressPolicy } from "../../src/media/RemoteFetch.ts"
+import { parseAddress } from "../../src/platform/IpAddress.ts"
 import { settingsConfig } from "../../src/platform/Config.ts"
 import { accessToken, createApplication } from "../oauth2/Fixtures.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
@@ -20,7 +21,12 @@ describe("connection identifiers", () => {
 })
 
 describe("instances derived from a handle", () => {
-  it("are asked only at public addresses", () => {
+  it("are asked only at public addresses (RemoteFetch's policy, internal addresses not allowed)", () => {
+    const permits = addressPolicy({ allowPrivate: false, allowedNetworks: [] })
+    const isPublicAddress = (text: string) => {
+      const address = parseAddress(text)
+      return address !== undefined && permits(address)
+    }
     for (const address of ["93.184.216.34", "2606:2800:220:1::1", "8.8.8.8"]) assert.isTrue(isPublicAddress(address), address)
     for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "::1", "::", "fd00::1",
       "fe80::1", "::ffff:127.0.0.1", "0.0.0.0", "not an address"]) {

@@ -21,7 +21,10 @@ const outsideTheReference = [
   /\/mfa\/sms\b/,
   /^\w+ \/users\/@me\/phone$/,
   /^POST \/users\/@me\/messages\/delete\/test$/,
-  /^PATCH \/guilds\/\{guild_id\}\/(detached-banner|text-channel-flexible-names)$/
+  /^PATCH \/guilds\/\{guild_id\}\/(detached-banner|text-channel-flexible-names)$/,
+  // Neutral names of part C the reference (the production service's own names) does not use.
+  /^\w+ \/gif[ab]\//,
+  /^POST \/webhooks\/\{webhook_id\}\/\{token\}\/errors$/
 ]
 
 const user = { id: "1", username: "a", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
