@@ -23,14 +23,18 @@
 //      (ops/bench/gateway.ts) 2,000 gateway sessions in one guild, one message a second:
 //      delivery latency from the POST's reply to each session and memory per idle session;
 //      then (ops/bench/gateway-ready.ts) IDENTIFY to READY for a user in 100 guilds, and
-//      (ops/bench/user-memory.ts, a process of its own) the heap of an idle user actor; the
+//      (ops/bench/user-memory.ts, a process of its own) the heap of an idle user actor; then
+//      (ops/bench/observability.ts) health, the guild actor's read and message create on two
+//      servers, one with metrics off and no traces, one with metrics on and every trace
+//      exported to a local OTLP receiver; the
 //      memory of a 10,000-member guild is `node --expose-gc ops/bench/guild-memory.ts`;
 //   5. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
 //      GET /users/@me >= 80% of the guild actor's read; health >= 40% of bare; member update
 //      and the user settings write >= 30% of health, member search p99 < 20 ms;
 //      message create >= 50% of raw inserts with p99 < 25 ms, message list >= 40% of health;
 //      gateway delivery p99 < 100 ms and < 30 KB per idle session; READY for a user in 100
-//      guilds < 20 ms at the median and p99; an idle user actor < 4 KB),
+//      guilds < 20 ms at the median and p99; an idle user actor < 4 KB; with metrics and
+//      traces each of the three >= 90% of without),
 //      and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
 //
@@ -639,8 +643,9 @@ const main = async (): Promise<number> => {
 
   // Whatever happens, the run ends: two boots + every measured target + margin.
   // The gateway bench boots a server of its own and runs about 70 s; the READY bench boots
-  // one too and runs about 30 s, the user actors' memory about 20 s.
-  const budgetSeconds = 5 * bootSeconds + (12 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
+  // one too and runs about 30 s, the user actors' memory about 20 s; the observability
+  // targets boot two servers and measure six targets a round.
+  const budgetSeconds = 7 * bootSeconds + (18 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
@@ -726,6 +731,11 @@ const main = async (): Promise<number> => {
       runs.push(ready.run)
       memberTargets.push(...ready.targets)
       memberTargets.push(await measureUserMemory())
+      // What metrics and exported traces cost (issue 22), on two servers of its own (ops/bench/observability.ts).
+      const { measureObservability, observabilityResults } = await import("./observability.ts")
+      const observed = observabilityResults(await measureObservability({ log: (line) => process.stdout.write(`${line}\n`) }))
+      runs.push(...observed.runs)
+      memberTargets.push(...observed.targets)
     }
     targets = [
       {

@@ -37,6 +37,8 @@ const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null &&
 export interface ScratchServer {
   readonly pid: number
   readonly adminKey: string
+  /** Where it answers: `http://127.0.0.1:<port>`. */
+  readonly base: string
   /** A REST call; the reply's JSON object, or an error naming the call and the reply. */
   readonly call: (method: string, path: string, token?: string, body?: unknown) => Promise<Json>
   /** A new account; its token. */
@@ -48,8 +50,11 @@ export interface ScratchServer {
   readonly stop: () => Promise<void>
 }
 
-/** Boots the server (with `nodeArgs` before src/main.ts) and waits until /_health answers. */
-export const startScratchServer = async (nodeArgs: ReadonlyArray<string>): Promise<ScratchServer> => {
+/** Boots the server (with `nodeArgs` before src/main.ts, `settings` added to its environment) and waits until /_health answers. */
+export const startScratchServer = async (
+  nodeArgs: ReadonlyArray<string>,
+  settings: Readonly<Record<string, string>> = {}
+): Promise<ScratchServer> => {
   const database = await scratchDatabase()
   const port = await freePort()
   const adminKey = randomBytes(24).toString("base64url")
@@ -63,7 +68,8 @@ export const startScratchServer = async (nodeArgs: ReadonlyArray<string>): Promi
       DATABASE_URL: database.url,
       ADMIN_BOOTSTRAP_KEY: adminKey,
       RATE_LIMITS: "off",
-      LOG_REQUESTS: "false"
+      LOG_REQUESTS: "false",
+      ...settings
     },
     stdio: ["ignore", "ignore", "inherit"]
   })
@@ -94,6 +100,7 @@ export const startScratchServer = async (nodeArgs: ReadonlyArray<string>): Promi
   return {
     pid: server.pid ?? 0,
     adminKey,
+    base,
     call,
     register: async () => {
       const reply = await call("POST", "/auth/register", undefined, {

@@ -1,0 +1,208 @@
+// What seeing a deployment costs (issue 22): the same three targets on two servers of one run,
+// one with nothing recorded (METRICS=off, no OTEL_EXPORTER_OTLP_ENDPOINT) and one with metrics
+// on and every trace exported to a local OTLP receiver of this file's own over a real socket:
+// GET /_health, GET /guilds/{id} (the guild actor's read) and POST /channels/{id}/messages
+// (message create, a write through the actor and Postgres). Each round measures the two
+// servers back to back, target by target, alternating which goes first; a target's ratio is
+// the observed server's requests/s over the plain one's, in the median round.
+//
+// Run alone: `node ops/bench/observability.ts` (ops/bench/run.ts runs it in embedded mode).
+// Env: BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50).
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { setTimeout as sleep } from "node:timers/promises"
+import autocannon from "autocannon"
+import { intEnv } from "./env.ts"
+import { type ScratchServer, startScratchServer } from "./scratch-server.ts"
+
+/** The figure the ratio compares, and what makes a round count. */
+export interface Throughput {
+  readonly requestsPerSecond: number
+  readonly latencyP99Ms: number
+  readonly failures: number
+}
+
+export interface ObservabilityFigures {
+  readonly rounds: number
+  readonly targets: ReadonlyArray<{
+    readonly name: string
+    /** One pair per round: the plain server's and the observed one's. */
+    readonly rounds: ReadonlyArray<{ readonly plain: Throughput; readonly observed: Throughput }>
+    /** The observed server's share of the plain one's requests/s, in the median round. */
+    readonly ratio: number
+  }>
+  /** What the receiver took while the observed server was measured: proof the traces went out. */
+  readonly exports: { readonly requests: number; readonly bytes: number }
+  /** Lines of the observed server's /metrics: proof the metrics were recorded. */
+  readonly metricLines: number
+}
+
+/** An OTLP/HTTP receiver that takes every export and keeps only its size. */
+const startReceiver = async (): Promise<{ url: string; requests: () => number; bytes: () => number; stop: () => Promise<void> }> => {
+  let requests = 0
+  let bytes = 0
+  const server: Server = createServer((request, response) => {
+    request.on("data", (chunk: Buffer) => {
+      bytes += chunk.length
+    })
+    request.on("end", () => {
+      requests++
+      response.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => requests,
+    bytes: () => bytes,
+    stop: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}
+
+interface Setup {
+  readonly server: ScratchServer
+  readonly base: string
+  readonly token: string
+  readonly guildId: string
+  readonly channelId: string
+}
+
+const prepare = async (server: ScratchServer): Promise<Setup> => {
+  const token = await server.register()
+  const guild = await server.call("POST", "/guilds", token, { name: "observability bench" })
+  const channels = Array.isArray(guild["channels"]) ? guild["channels"] : []
+  const first: unknown = channels[0]
+  const channelId = typeof first === "object" && first !== null && "id" in first ? String(first.id) : ""
+  if (channelId === "") throw new Error(`the guild has no channel: ${JSON.stringify(guild).slice(0, 300)}`)
+  return { server, base: server.base, token, guildId: String(guild["id"]), channelId }
+}
+
+const load = () => ({
+  rounds: intEnv("BENCH_ROUNDS", 3),
+  seconds: intEnv("BENCH_SECONDS", 10),
+  warmupSeconds: Number(process.env["BENCH_WARMUP_SECONDS"] ?? 3),
+  connections: intEnv("BENCH_CONNECTIONS", 50)
+})
+
+type TargetName = "GET /_health" | "GET /guilds/{id} (actor read)" | "POST /channels/{id}/messages"
+const TARGETS: ReadonlyArray<TargetName> = ["GET /_health", "GET /guilds/{id} (actor read)", "POST /channels/{id}/messages"]
+
+const run = async (target: TargetName, setup: Setup, options: ReturnType<typeof load>): Promise<Throughput> => {
+  const headers = { authorization: setup.token, "content-type": "application/json" }
+  const request = target === "GET /_health"
+    ? { url: `${setup.base}/_health` }
+    : target === "GET /guilds/{id} (actor read)"
+    ? { url: `${setup.base}/guilds/${setup.guildId}`, headers }
+    : {
+      url: `${setup.base}/channels/${setup.channelId}/messages`,
+      headers,
+      method: "POST" as const,
+      body: JSON.stringify({ content: "measured with and without metrics and traces" })
+    }
+  const result = await autocannon({
+    ...request,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 10,
+    ...(options.warmupSeconds > 0 ? { warmup: { connections: options.connections, duration: options.warmupSeconds } } : {})
+  })
+  await sleep(1_000)
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyP99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts
+  }
+}
+
+const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+
+export const measureObservability = async (options: { readonly log: (line: string) => void }): Promise<ObservabilityFigures> => {
+  const settings = load()
+  const receiver = await startReceiver()
+  const servers: Array<ScratchServer> = []
+  try {
+    const plainServer = await startScratchServer([], { METRICS: "off" })
+    servers.push(plainServer)
+    const observedServer = await startScratchServer([], {
+      METRICS: "on",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: "guildhall-bench"
+    })
+    servers.push(observedServer)
+    const plain = await prepare(plainServer)
+    const observed = await prepare(observedServer)
+    const figures = new Map<TargetName, Array<{ plain: Throughput; observed: Throughput }>>(TARGETS.map((t) => [t, []]))
+    for (let round = 1; round <= settings.rounds; round++) {
+      for (const target of TARGETS) {
+        options.log(`bench observability: ${target}, round ${round}/${settings.rounds}`)
+        const plainFirst = round % 2 === 1
+        const first = await run(target, plainFirst ? plain : observed, settings)
+        const second = await run(target, plainFirst ? observed : plain, settings)
+        figures.get(target)?.push(plainFirst ? { plain: first, observed: second } : { plain: second, observed: first })
+      }
+    }
+    const metrics = await fetch(`${observed.base}/metrics`, { headers: { authorization: `Admin ${observedServer.adminKey}` } })
+    const metricLines = metrics.ok ? (await metrics.text()).split("\n").filter((l) => l.startsWith("guildhall_")).length : 0
+    return {
+      rounds: settings.rounds,
+      targets: TARGETS.map((name) => {
+        const rounds = figures.get(name) ?? []
+        return { name, rounds, ratio: median(rounds.map((r) => r.observed.requestsPerSecond / r.plain.requestsPerSecond)) }
+      }),
+      exports: { requests: receiver.requests(), bytes: receiver.bytes() },
+      metricLines
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()))
+    await receiver.stop()
+  }
+}
+
+/** The figures as ops/bench/run.ts shows them: a row per target and server, and one target per ratio. */
+export const observabilityResults = (f: ObservabilityFigures) => {
+  const recorded = f.exports.requests > 0 && f.metricLines > 0
+  const runs = f.targets.flatMap((t) =>
+    (["plain", "observed"] as const).map((which) => {
+      const rounds = t.rounds.map((r) => r[which])
+      const mid = median(rounds.map((r) => r.requestsPerSecond))
+      return {
+        target: `${t.name}, ${which === "plain" ? "metrics and traces off" : "metrics on, traces exported"} (median round)`,
+        url: t.name,
+        requestsPerSecond: mid,
+        latencyP50Ms: 0,
+        latencyP99Ms: median(rounds.map((r) => r.latencyP99Ms)),
+        latencyAverageMs: 0,
+        latencyMaxMs: 0,
+        requests: 0,
+        non2xx: rounds.reduce((n, r) => n + r.failures, 0),
+        errors: 0,
+        timeouts: 0
+      }
+    })
+  )
+  const targets = f.targets.map((t) => ({
+    name: `${t.name} with metrics and traces >= 90% of without (requests/s, median round)`,
+    measured: `${(t.ratio * 100).toFixed(1)}%`,
+    holds: recorded && t.ratio >= 0.9
+  }))
+  return { runs, targets, recorded }
+}
+
+if (import.meta.main) {
+  try {
+    const figures = await measureObservability({ log: (line) => process.stderr.write(`${line}\n`) })
+    const { recorded } = observabilityResults(figures)
+    for (const t of figures.targets) {
+      const rounds = t.rounds.map((r) => `${r.plain.requestsPerSecond.toFixed(0)} → ${r.observed.requestsPerSecond.toFixed(0)}`)
+      process.stdout.write(`${t.name}: ${(t.ratio * 100).toFixed(1)}% (requests/s per round, off → on: ${rounds.join(", ")})\n`)
+    }
+    process.stdout.write(
+      `exports received: ${figures.exports.requests} (${figures.exports.bytes} bytes); metric lines: ${figures.metricLines}${recorded ? "" : "  NOT RECORDED: the figures do not count"}\n`
+    )
+    process.stdout.write(`${JSON.stringify({ observability: figures })}\n`)
+  } catch (error) {
+    process.stderr.write(`bench observability: ERROR: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 1
+  }
+}
