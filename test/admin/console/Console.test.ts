@@ -163,6 +163,13 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       mkdirSync(ARTIFACTS, { recursive: true })
       await page.screenshot({ path: join(ARTIFACTS, "console.png"), fullPage: true })
 
+      // A user found and opened.
+      await page.locator("#find").getByRole("button", { name: "Users", exact: true }).click()
+      await page.locator("#find input[name=query]").fill("console-watcher")
+      await page.locator("#find").getByRole("button", { name: "Search" }).click()
+      await page.locator("#find-results li", { hasText: watcher.userId }).getByRole("button", { name: "Open" }).click()
+      assert.include(await page.locator("#opened-user").innerText(), "console-watcher@example.com")
+
       // The credential was never stored: no cookie, nothing in the page's storage.
       assert.deepStrictEqual(await browser.cookies(), [])
       assert.strictEqual(await page.evaluate("localStorage.length + sessionStorage.length"), 0)

@@ -20,7 +20,7 @@ export const Overview = ({ live }: PanelProps) => {
     <div class="tiles">
       <Tile id="processes" label="Processes" value={count(stats.process_count)} note={mix} />
       <Tile id="guilds" label="Live guilds" value={count(stats.guilds)} note="guild actors in memory" />
-      <Tile id="sessions" label="Gateway sessions" value={count(stats.sessions)} note={`${count(stats.presences)} presences`} />
+      <Tile id="sessions" label="Gateway sessions" value={count(stats.sessions)} note={`${count(stats.presences)} online`} />
       <Tile id="memory" label="Memory" value={bytes(stats.memory.total)} note={`${bytes(stats.memory.processes)} JS heap`} />
       <Tile id="calls" label="Calls" value={count(stats.calls)} note="voice calls live" />
       <Tile id="uptime" label="Uptime" value={duration(stats.uptime_seconds)} note={`status ${stats.status}`} />

@@ -36,8 +36,10 @@ export const Chart = (props: {
   const unit = props.unit ?? 1
   // At least 2 units high, so that a flat line of zeros still has a readable axis.
   const top = niceCeiling(Math.max(2, (Math.max(0, ...values) * 1.1) / unit)) * unit
-  const start = first?.at ?? 0
-  const span = Math.max(30_000, (last?.at ?? 0) - start)
+  // The newest sample is at the right edge ("now"); the axis spans at least a minute.
+  const end = last?.at ?? 0
+  const span = Math.max(60_000, end - (first?.at ?? end))
+  const start = end - span
   const x = (at: number) => LEFT + ((at - start) / span) * PLOT_W
   const y = (value: number) => TOP + PLOT_H - (value / top) * PLOT_H
   const points = samples.map((s) => `${x(s.at).toFixed(1)},${y(pick(s)).toFixed(1)}`)
@@ -62,7 +64,7 @@ export const Chart = (props: {
         <path class="chart-area" d={area} />
         <path class="chart-line" d={line} />
         {last !== undefined && <circle class="chart-dot" cx={x(last.at)} cy={y(pick(last))} r="3" />}
-        <text class="chart-axis" x={LEFT} y={HEIGHT - 4}>{minutes < 1 ? "last 30 s" : `last ${minutes} min`}</text>
+        <text class="chart-axis" x={LEFT} y={HEIGHT - 4}>{`last ${minutes} min`}</text>
         <text class="chart-axis" x={WIDTH - 6} y={HEIGHT - 4} text-anchor="end">now</text>
       </svg>
     </figure>
