@@ -17,7 +17,8 @@ import { freePort, ROOT, startProcess, waitHealthy } from "../../support/Process
  * The operators' console in headless Chromium against a real cluster (an API
  * process and two shard processes): sign in, watch the processes, shut a guild's
  * actor down and reload it from the page. The page is built by `pretest`
- * (npm run build:console). A screenshot is kept in .tmp/artifacts/console.png.
+ * (npm run build:console). Screenshots are kept in .tmp/artifacts/ (console.png:
+ * the dashboard; console-signin.png, console-confirm.png).
  */
 
 const ARTIFACTS = join(ROOT, ".tmp", "artifacts")
@@ -122,6 +123,8 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       await page.locator("input[name=key]").fill("not-the-key")
       await page.getByRole("button", { name: "Sign in" }).click()
       assert.include(await page.getByRole("alert").innerText(), "The API key was refused (UNAUTHORIZED)")
+      mkdirSync(ARTIFACTS, { recursive: true })
+      await page.screenshot({ path: join(ARTIFACTS, "console-signin.png") })
 
       // The right key: the cluster's three processes.
       await page.locator("input[name=key]").fill(adminKey)
@@ -139,6 +142,7 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       await page.locator("#opened-guild").getByRole("button", { name: "Shut down actor" }).click()
       await page.getByRole("alertdialog").waitFor()
       assert.notInclude(await auditActions(base, adminKey), "guild.shutdown")
+      await page.screenshot({ path: join(ARTIFACTS, "console-confirm.png") })
       await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click()
       await confirmAction(page, "#opened-guild", "Shut down actor", guildId)
       await until("the shutdown's result shown", () => toastText(page), (text) => text.includes(`Shut down “Console Guild” (${guildId}).`))
@@ -160,7 +164,6 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       await page.locator("#opened-guild").getByRole("button", { name: "Back to results" }).click()
       await until("the toasts gone", () => page.locator(".toast").count(), (n) => n === 0)
       await page.evaluate("window.scrollTo(0, 0)")
-      mkdirSync(ARTIFACTS, { recursive: true })
       await page.screenshot({ path: join(ARTIFACTS, "console.png"), fullPage: true })
 
       // A user found and opened.

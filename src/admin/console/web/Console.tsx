@@ -32,7 +32,11 @@ export const Console = (props: { readonly operator: Operator; readonly onSignOut
   const [toasts, setToasts] = useState<ReadonlyArray<Toast>>([])
   const toastId = useRef(0)
 
+  const polling = useRef(false)
   const poll = useCallback(async () => {
+    // A slow answer is not stacked on, and a hidden tab does not load the cluster.
+    if (polling.current || document.visibilityState === "hidden") return
+    polling.current = true
     if (can(STATS_ACL)) {
       const answer = await client.get("/admin/gateway/stats", GatewayStats)
       const now = Date.now()
@@ -44,6 +48,7 @@ export const Console = (props: { readonly operator: Operator; readonly onSignOut
         return { stats, history, failure: undefined, updatedAt: now }
       })
     }
+    polling.current = false
     setTick((n) => n + 1)
   }, [client, can])
 

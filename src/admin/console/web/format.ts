@@ -32,3 +32,6 @@ export const dateTime = (at: string): string => {
   const date = new Date(at)
   return `${date.toLocaleDateString("en-CA")} ${clock(at)}`
 }
+
+/** `1 entry`, `2 entries`: the plural given when it is not the word with an s. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${count(n)} ${n === 1 ? one : many}`

@@ -1,4 +1,4 @@
-import { dateTime } from "../format.ts"
+import { dateTime, plural } from "../format.ts"
 import type { PanelProps } from "../panel.ts"
 import { AuditLogs } from "../schemas.ts"
 import { usePolled } from "../usePolled.ts"
@@ -37,7 +37,7 @@ export const AuditLog = ({ client, tick }: PanelProps) => {
           ))}
         </tbody>
       </table>
-      <p class="muted small">{total} entries in all; the newest {logs.length} shown.</p>
+      <p class="muted small">{plural(total, "entry", "entries")} in all; the newest {logs.length} shown.</p>
     </>
   )
 }

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
 import type { Failure } from "../api.ts"
+import { plural } from "../format.ts"
 import type { PanelProps } from "../panel.ts"
 import { GuildSearch, type GuildRow, UserSearch, type UserRow } from "../schemas.ts"
 import { GuildCard, UserCard } from "./FindCards.tsx"
@@ -73,7 +74,7 @@ export const Find = (props: PanelProps) => {
                 <li key={g.id}>
                   <div>
                     <div class="strong">{g.name}</div>
-                    <div class="mono muted small">{g.id} · {g.member_count} members</div>
+                    <div class="mono muted small">{g.id} · {plural(g.member_count, "member")}</div>
                   </div>
                   <button type="button" class="button small" onClick={() => setOpened({ kind: "guild", id: g.id })}>Open</button>
                 </li>
