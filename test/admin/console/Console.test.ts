@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CONSOLE_CSP, consoleRoutes } from "../../../src/admin/console/Routes.ts"
 import { identifyAt } from "../../gateway/Client.ts"
+import { newSecret, PASSWORD, stepNow, totpAt } from "../../mfa/Support.ts"
 import { field } from "../../support/Api.ts"
 import { chromiumContext, type Page, until, watchErrors } from "../../support/Chromium.ts"
 import { clusterEnvironment, clusterJson, clusterRegister, eventually } from "../../support/Cluster.ts"
@@ -84,6 +85,15 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       body: { user_id: watcher.userId, acls: ["admin:authenticate", "gateway:memory_stats"] }
     })
     assert.strictEqual(acls.status, 200, JSON.stringify(acls.body))
+    // The watcher signs in with a second factor.
+    const secret = newSecret()
+    const enabledStep = stepNow()
+    const totp = yield* clusterJson(`${base}/users/@me/mfa/totp/enable`, {
+      method: "POST",
+      token: watcher.token,
+      body: { secret, code: totpAt(secret, enabledStep), password: PASSWORD }
+    })
+    assert.strictEqual(totp.status, 200, JSON.stringify(totp.body))
     yield* identifyAt(`ws://127.0.0.1:${port}/gateway/socket?v=1&encoding=json`, watcher.token)
     yield* eventually("both shard processes publish", clusterJson(`${base}/admin/gateway/stats`, { token: `Admin ${adminKey}` }), (reply) =>
       JSON.stringify(reply.body).split(`"role":"shard"`).length === 3)
@@ -183,7 +193,7 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       await page.close()
     })
 
-    // Accounts: one holding only the stats ACL sees only the stats panels; one holding none is refused.
+    // Accounts: one holding no admin ACL is refused; one holding only the stats ACL (and TOTP) sees only the stats panels.
     yield* Effect.promise(async () => {
       const page = await browser.newPage()
       const errors = watchErrors(page)
@@ -191,12 +201,15 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
       const signIn = async (email: string) => {
         await page.getByRole("tab", { name: "Operator account" }).click()
         await page.locator("input[name=email]").fill(email)
-        await page.locator("input[name=password]").fill("correct horse battery")
+        await page.locator("input[name=password]").fill(PASSWORD)
         await page.getByRole("button", { name: "Sign in" }).click()
       }
       await signIn("console-owner@example.com")
       assert.include(await page.getByRole("alert").innerText(), "may not use the admin API (MISSING_PERMISSIONS")
       await signIn("console-watcher@example.com")
+      // The step after the enabling one: each code is accepted once, and the step before or after now is.
+      await page.locator("input[name=code]").fill(totpAt(secret, enabledStep + 1))
+      await page.getByRole("button", { name: "Verify code" }).click()
       await until("the processes listed", () => rolesShown(page), (roles) => roles.join() === "api,shard,shard")
       assert.strictEqual(await page.locator("#guild-actors").count(), 0)
       assert.strictEqual(await page.locator("#audit-log").count(), 0)

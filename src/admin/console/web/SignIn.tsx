@@ -45,7 +45,8 @@ export const SignIn = (props: { readonly onSignedIn: (operator: Operator) => voi
     return verified
   }
 
-  const attempt = async (): Promise<Operator | string> => {
+  /** The operator, a sentence saying why not, or "code" when the account's authenticator code is asked next. */
+  const attempt = async (): Promise<Operator | string | "code"> => {
     if (mode === "key") {
       const secret = key.trim()
       if (secret === "") return "Enter an admin API key."
@@ -61,7 +62,7 @@ export const SignIn = (props: { readonly onSignedIn: (operator: Operator) => voi
     if (answer.value.token !== undefined) return withToken(answer.value.token)
     if (answer.value.ticket !== undefined) {
       setTicket(answer.value.ticket)
-      return "Enter the code of your authenticator app."
+      return "code"
     }
     return "The sign-in did not give a session."
   }
@@ -72,6 +73,7 @@ export const SignIn = (props: { readonly onSignedIn: (operator: Operator) => voi
     setError(undefined)
     const outcome = await attempt()
     setBusy(false)
+    if (outcome === "code") return
     if (typeof outcome === "string") setError(outcome)
     else {
       setKey("")
@@ -119,13 +121,16 @@ export const SignIn = (props: { readonly onSignedIn: (operator: Operator) => voi
               {ticket !== undefined && (
                 <label class="field">
                   <span>Authenticator code</span>
+                  <span class="hint-left">This account has two-factor authentication: enter the code its authenticator app shows.</span>
                   <input name="code" inputMode="numeric" autocomplete="one-time-code" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
                 </label>
               )}
             </>
           )}
         {error !== undefined && <p class="alert" role="alert">{error}</p>}
-        <button type="submit" class="button primary wide" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+        <button type="submit" class="button primary wide" disabled={busy}>
+          {busy ? "Signing in…" : ticket === undefined ? "Sign in" : "Verify code"}
+        </button>
         <p class="hint">The credential stays in this page's memory only: reloading or closing the page signs out.</p>
       </form>
     </main>
