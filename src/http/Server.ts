@@ -14,6 +14,7 @@ import { PlannedRoutesLayer } from "./NotImplemented.ts"
 import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
 import { refuseUnstorableInput } from "./StorableInput.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
+import { consoleRoutes } from "../admin/console/Routes.ts"
 
 /** Bodies beyond this are refused with 413 before they are parsed. */
 export const MAX_BODY = ByteSize.megabytes(1)
@@ -92,7 +93,7 @@ const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
 type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<string, string>>
 
 /**
- * Routes of the API, `/openapi.json` and `/docs`, behind the request middleware;
+ * Routes of the API, `/openapi.json`, `/docs` and the operators' console page, behind the request middleware;
  * the API's routes also behind the refusal of text that cannot be stored.
  * The handlers are given to the API's router alone: requests never look them up.
  */
@@ -101,6 +102,7 @@ const routes = (settings: Settings, ipBans: IpBanList["Service"], handlers: Cont
     apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), refuseUnstorableInput(Api)])),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
+    consoleRoutes(),
     requestMiddleware(settings, ipBans)
   )
 

@@ -1,0 +1,54 @@
+import { Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type BrowserContext, chromium, type Page } from "playwright-core"
+
+/** Debian's Chromium, which ops/ensure-services.sh makes sure of. */
+const CHROMIUM = "/usr/bin/chromium"
+
+/** Headless Chromium with a new, empty profile; closed (and the profile removed) when the scope ends. */
+export const chromiumContext = Effect.acquireRelease(
+  Effect.promise(async () => {
+    const profile = mkdtempSync(join(tmpdir(), "guildhall-console-chromium-"))
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1440, height: 900 },
+      deviceScaleFactor: 1,
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    })
+    context.on("close", () => rmSync(profile, { recursive: true, force: true }))
+    return context
+  }),
+  (context) => Effect.promise(() => context.close())
+)
+
+/**
+ * Everything the page logged as an error (a blocked script or style among them),
+ * and every script error it threw: a clean page has none. A refused sign-in is
+ * not one: Chromium logs the 401 or 403 it was answered.
+ */
+export const watchErrors = (page: Page): ReadonlyArray<string> => {
+  const errors: Array<string> = []
+  page.on("console", (message) => {
+    const text = message.text()
+    if (message.type() === "error" && !/^Failed to load resource: .* status of 40[13] /.test(text)) errors.push(text)
+  })
+  page.on("pageerror", (error) => errors.push(String(error)))
+  return errors
+}
+
+/** Polls `probe` until `done` holds; fails with what it last saw after `seconds`. */
+export const until = async <A>(label: string, probe: () => Promise<A>, done: (a: A) => boolean, seconds = 30): Promise<A> => {
+  const deadline = Date.now() + seconds * 1000
+  let last = await probe()
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`${label}: gave up, last ${JSON.stringify(last)}`)
+    await new Promise((r) => setTimeout(r, 250))
+    last = await probe()
+  }
+  return last
+}
+
+export type { BrowserContext, Page }
