@@ -27,14 +27,22 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const events = yield* UserEvents
       const live = yield* LiveActors
       const { current, existing: existingOr, set: track } = loadedState(repo.load(channelId), (next) => {
+        if (next === undefined) live.dms.delete(channelId)
+        else live.dms.add(channelId)
         if (next?.call === undefined) live.calls.delete(channelId)
         else live.calls.add(channelId)
       })
-      yield* Effect.addFinalizer(() => Effect.sync(() => live.calls.delete(channelId)))
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          live.dms.delete(channelId)
+          live.calls.delete(channelId)
+        })
+      )
       const existing = existingOr(() => unknown("CHANNEL"))
       const publish = publishAll(events.publish)
 
       const writeBatched = yield* makeWriteBatches<DmState, DmContext, Executed, DmError>({
+        kind: "dm",
         current,
         context: (write) => ({ channelId, actorId: write.actorId, operationId: write.operationId, now: write.now }),
         missing: () => unknown("CHANNEL"),

@@ -40,6 +40,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const publish = publishAll(events.publish)
 
       const writeBatched = yield* makeWriteBatches<UserState, UserContext, Executed, UserError>({
+        kind: "user",
         current,
         context: (write) => ({ userId, actorId: write.actorId, operationId: write.operationId, now: write.now }),
         missing: () => unknown("USER"),

@@ -118,7 +118,16 @@ export interface WriteBatchSeries {
   readonly committed: (size: number, elapsedSeconds: number, ok: boolean) => void
 }
 
+const batchSeriesByActor = new Map<string, WriteBatchSeries>()
+
+/** The series of one kind of actor, made once for all its actors. */
 export const writeBatchSeries = (actor: string): WriteBatchSeries => {
+  let series = batchSeriesByActor.get(actor)
+  if (series === undefined) batchSeriesByActor.set(actor, series = makeWriteBatchSeries(actor))
+  return series
+}
+
+const makeWriteBatchSeries = (actor: string): WriteBatchSeries => {
   const wait = latency(
     "guildhall_actor_queue_wait_seconds",
     "Time a write waits in its actor's queue before its batch starts, by actor kind",
