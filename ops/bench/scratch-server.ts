@@ -36,6 +36,8 @@ const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null &&
 /** A running server; `stop` ends it and drops its database. */
 export interface ScratchServer {
   readonly pid: number
+  /** `http://127.0.0.1:<port>`. */
+  readonly base: string
   readonly adminKey: string
   /** A REST call; the reply's JSON object, or an error naming the call and the reply. */
   readonly call: (method: string, path: string, token?: string, body?: unknown) => Promise<Json>
@@ -93,6 +95,7 @@ export const startScratchServer = async (nodeArgs: ReadonlyArray<string>): Promi
   }
   return {
     pid: server.pid ?? 0,
+    base,
     adminKey,
     call,
     register: async () => {

@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, type Exit, Layer, Option, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { jsonResponse } from "../http/SharedBodies.ts"
 import { AppConfig } from "../platform/Config.ts"
@@ -29,15 +29,26 @@ const isDomainError = (e: unknown): e is DomainError =>
   e instanceof BadRequest || e instanceof Forbidden || e instanceof NotFound
 
 const outcomeOf = (exit: Exit.Exit<unknown, unknown>): ActorCallOutcome => {
-  if (exit._tag === "Success") return "ok"
+  if (Exit.isSuccess(exit)) return "ok"
   const error = Cause.findErrorOption(exit.cause)
   if (Option.isNone(error)) return "failed"
   return isDomainError(error.value) ? "refused" : error.value instanceof Unavailable ? "unavailable" : "failed"
 }
 
-/** Wraps actor calls of one kind and place so each is counted (guildhall_actor_calls_total) and timed. */
+/**
+ * Wraps actor calls of one kind and place so each is counted by outcome
+ * (guildhall_actor_calls_total); calls through the mailbox are timed too,
+ * local ones (microseconds) are not.
+ */
 const countedCalls = (kind: ActorCallKind, place: ActorCallPlace) => {
   const record = actorCallSeries(kind, place)
+  if (place === "local") {
+    return <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      Effect.onExit(call, (exit) => {
+        record(outcomeOf(exit), 0)
+        return Effect.void
+      })
+  }
   return <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
     Effect.suspend(() => {
       const start = seconds()

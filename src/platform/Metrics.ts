@@ -100,6 +100,7 @@ export const actorCallSeries = (kind: ActorCallKind, place: ActorCallPlace) => {
   const duration = place === "remote"
     ? latency("guildhall_actor_call_duration_seconds", "Time of an actor call through the mailbox, by kind", { kind })
     : undefined
+  /** Counts a call; `elapsedSeconds` is kept for remote calls only. */
   return (outcome: ActorCallOutcome, elapsedSeconds: number): void => {
     counters.get(outcome)?.updateUnsafe(1, registry)
     duration?.updateUnsafe(elapsedSeconds, registry)

@@ -143,10 +143,7 @@ export const MetricsListener = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
-/**
- * A process's metrics: MetricsOn (METRICS) for every layer built inside
- * `app`, the exporter beside it, and the METRICS_PORT listener.
- */
+/** METRICS for every layer built under it: provided around a process's whole layer (src/App.ts, shards/main.ts). */
 export const metricsSwitch = (enabled: boolean) => Layer.succeed(MetricsOn, enabled)
 
 /** The exporter and its METRICS_PORT listener, over the platform layers (Postgres, Redis when there is one). */
