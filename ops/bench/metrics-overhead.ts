@@ -1,9 +1,11 @@
 // What recording metrics costs: two embedded servers, one with METRICS=on and one with
 // METRICS=off, measured in turns with autocannon on GET /_health, a guild actor's read
-// (GET /guilds/{id}) and a message create; prints each round and the median ratio on/off.
-// A quick check beside `npm run bench` (which compares whole runs). Env: ROUNDS (3),
-// SECONDS (5 per measurement), CONNECTIONS (50). The machine should be otherwise idle.
+// (GET /guilds/{id}) and a message create. Prints each round's throughput and the server's
+// CPU time per request (from /proc: steadier than throughput on a shared machine), and the
+// medians of on/off. A quick check beside `npm run bench` (which compares whole runs).
+// Env: ROUNDS (3), SECONDS (5 per measurement), CONNECTIONS (50).
 import autocannon from "autocannon"
+import { readFileSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import { startScratchServer } from "./scratch-server.ts"
 
@@ -39,10 +41,22 @@ const targets: ReadonlyArray<{ name: string; options: (s: Started, base: string)
   }
 ]
 
-const measure = async (options: autocannon.Options) => {
-  const result = await autocannon({ connections, duration: seconds, timeout: 10, warmup: { connections, duration: 2 }, ...options })
+/** CPU seconds (user and system) process `pid` has used so far (Linux). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command; in ticks of 1/100 s.
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** Requests per second, and the server's CPU microseconds per request. */
+const measure = async (pid: number, options: autocannon.Options) => {
+  await autocannon({ connections, duration: 2, timeout: 10, ...options })
+  const cpuBefore = cpuSeconds(pid)
+  const result = await autocannon({ connections, duration: seconds, timeout: 10, ...options })
+  const cpu = cpuSeconds(pid) - cpuBefore
   await sleep(500)
-  return result.requests.average
+  const requests = result.requests.total ?? result["2xx"] + result.non2xx
+  return { perSecond: result.requests.average, cpuMicros: (cpu * 1e6) / Math.max(1, requests) }
 }
 
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
@@ -52,17 +66,27 @@ const off = await start("off")
 try {
   const bases = { on: on.server.base, off: off.server.base }
   for (const target of targets) {
-    const ratios: Array<number> = []
+    const throughput: Array<number> = []
+    const cpu: Array<number> = []
     for (let round = 0; round < rounds; round++) {
       // Turns alternate which one goes first: the later run of a pair finds a busier database and a warmer machine.
-      const first = round % 2 === 0 ? "on" : "off"
-      const a = await measure(first === "on" ? target.options(on, bases.on) : target.options(off, bases.off))
-      const b = await measure(first === "on" ? target.options(off, bases.off) : target.options(on, bases.on))
-      const [withMetrics, without] = first === "on" ? [a, b] : [b, a]
-      ratios.push(withMetrics / without)
-      process.stdout.write(`${target.name} round ${round + 1}: on ${withMetrics.toFixed(0)} req/s, off ${without.toFixed(0)} req/s\n`)
+      const onFirst = round % 2 === 0
+      const runOn = () => measure(on.server.pid, target.options(on, bases.on))
+      const runOff = () => measure(off.server.pid, target.options(off, bases.off))
+      const a = await (onFirst ? runOn() : runOff())
+      const b = await (onFirst ? runOff() : runOn())
+      const [withMetrics, without] = onFirst ? [a, b] : [b, a]
+      throughput.push(withMetrics.perSecond / without.perSecond)
+      cpu.push(without.cpuMicros / withMetrics.cpuMicros)
+      process.stdout.write(
+        `${target.name} round ${round + 1}: on ${withMetrics.perSecond.toFixed(0)} req/s ${withMetrics.cpuMicros.toFixed(1)} µs CPU/req, ` +
+          `off ${without.perSecond.toFixed(0)} req/s ${without.cpuMicros.toFixed(1)} µs CPU/req\n`
+      )
     }
-    process.stdout.write(`${target.name}: on/off median ${(median(ratios) * 100).toFixed(1)}%\n`)
+    process.stdout.write(
+      `${target.name}: median on/off throughput ${(median(throughput) * 100).toFixed(1)}%, ` +
+        `requests per CPU second ${(median(cpu) * 100).toFixed(1)}%\n`
+    )
   }
 } finally {
   await on.server.stop()
