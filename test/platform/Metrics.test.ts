@@ -5,6 +5,7 @@ import { createGuild } from "../support/Cast.ts"
 import { freePort } from "../support/Processes.ts"
 import { sample, samplesOf, scrape } from "../support/Metrics.ts"
 import { sent } from "../messages/Fixtures.ts"
+import { identified, nextOfType } from "../gateway/Client.ts"
 
 const admin = (key: string) => `Admin ${key}`
 
@@ -89,6 +90,22 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       expect(sample(text, `guildhall_live_actors{kind="user"}`)).toBeGreaterThanOrEqual(0)
       assert.isDefined(sample(text, `guildhall_live_actors{kind="dm"}`))
     }))
+
+  it.effect("gateway sessions, connections and the dispatches sent to them", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const api = yield* TestApi
+      const before = sample((yield* scrape(`${api.baseUrl}/metrics`, admin(api.adminKey))).text, "guildhall_gateway_dispatches_total") ?? 0
+      const owner = yield* api.register()
+      yield* createGuild(owner.token)
+      const { client } = yield* identified(owner.token)
+      yield* nextOfType(client, "GUILD_CREATE")
+      const { text } = yield* scrape(`${api.baseUrl}/metrics`, admin(api.adminKey))
+      assert.strictEqual(sample(text, "guildhall_gateway_sessions"), 1)
+      assert.strictEqual(sample(text, "guildhall_gateway_connections"), 1)
+      // READY and GUILD_CREATE at least.
+      expect(sample(text, "guildhall_gateway_dispatches_total")).toBeGreaterThanOrEqual(before + 2)
+      expect(text).toContain("# TYPE guildhall_gateway_dispatches_total counter")
+    })))
 
   it.effect("METRICS_PORT serves the same metrics without credentials", () =>
     Effect.gen(function*() {
