@@ -2,7 +2,7 @@ import { type Duration, Effect, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
-import { answerRead, loadedState, publishAll } from "../actors/Mailbox.ts"
+import { answerRead, loadedState, measuredLoad, publishAll } from "../actors/Mailbox.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
@@ -26,7 +26,7 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const repo = yield* DmRepo
       const events = yield* UserEvents
       const live = yield* LiveActors
-      const { current, existing: existingOr, set: track } = loadedState(repo.load(channelId), (next) => {
+      const { current, existing: existingOr, set: track } = loadedState(yield* measuredLoad("dm", repo.load(channelId)), (next) => {
         if (next === undefined) live.dms.delete(channelId)
         else live.dms.add(channelId)
         if (next?.call === undefined) live.calls.delete(channelId)

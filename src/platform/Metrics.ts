@@ -156,6 +156,30 @@ const makeWriteBatchSeries = (actor: string): WriteBatchSeries => {
 }
 
 // -----------------------------------------------------------------------------
+// Actor state loads (shards/actors/Mailbox.ts)
+// -----------------------------------------------------------------------------
+
+const loadSeriesByActor = new Map<string, Metric.Histogram<number>>()
+
+/** The load-time series of one kind of actor, made once for all its actors. */
+export const stateLoadSeries = (actor: string): Metric.Histogram<number> => {
+  let series = loadSeriesByActor.get(actor)
+  if (series === undefined) {
+    series = latency(
+      "guildhall_actor_state_load_seconds",
+      "Time an actor takes to load its state from Postgres (what the first messages of its mailbox wait for), by actor kind",
+      { actor }
+    )
+    loadSeriesByActor.set(actor, series)
+  }
+  return series
+}
+
+/** Records one load of `seconds`. */
+export const recordStateLoad = (series: Metric.Histogram<number>, elapsedSeconds: number): void =>
+  series.updateUnsafe(elapsedSeconds, registry)
+
+// -----------------------------------------------------------------------------
 // Read when scraped
 // -----------------------------------------------------------------------------
 

@@ -78,6 +78,9 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       assert.strictEqual((yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })).status, 200)
       const refused = yield* api.request("POST", `/channels/${channelId}/messages`, { token: owner.token, body: { content: "" } })
       assert.strictEqual(refused.status, 400)
+      // A reload makes the actor load its state from Postgres again.
+      const reload = yield* api.request("POST", "/admin/guilds/reload", { token: admin(api.adminKey), body: { guild_id: guildId } })
+      assert.strictEqual(reload.status, 200)
 
       const { text } = yield* scrape(`${api.baseUrl}/metrics`, admin(api.adminKey))
       // The embedded process hosts every actor: its calls are local.
@@ -86,6 +89,7 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       expect(sample(text, `guildhall_write_batch_size_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_write_batch_commit_seconds_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_actor_queue_wait_seconds_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
+      expect(sample(text, `guildhall_actor_state_load_seconds_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_live_actors{kind="guild"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_live_actors{kind="user"}`)).toBeGreaterThanOrEqual(0)
       assert.isDefined(sample(text, `guildhall_live_actors{kind="dm"}`))
