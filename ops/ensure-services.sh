@@ -4,7 +4,11 @@
 #     with a database `test` (created here when missing);
 #   - Redis on 127.0.0.1:6379;
 #   - Chromium at /usr/bin/chromium (Debian's package `chromium`), the browser the
-#     web-client test (test/http/Browser.test.ts) drives with playwright-core.
+#     web-client test (test/http/Browser.test.ts) drives with playwright-core;
+#   - Prometheus at /usr/bin/prometheus (Debian's package `prometheus`): the metrics
+#     test (test/platform/Prometheus.test.ts) starts its own on a free port. The
+#     package's own service (port 9090) is stopped and disabled when this script
+#     installs the package.
 # A service that does not answer is started when it is installed; when it is not
 # installed and we are root with apt-get, it is installed first. Otherwise the script
 # stops and says what is missing. It never skips silently.
@@ -14,6 +18,7 @@ set -euo pipefail
 readonly PG_HOST=127.0.0.1 PG_PORT=5432 PG_USER=postgres PG_DB=test PG_CLUSTER=main
 readonly REDIS_HOST=127.0.0.1 REDIS_PORT=6379
 readonly CHROMIUM=/usr/bin/chromium
+readonly PROMETHEUS=/usr/bin/prometheus
 readonly WAIT_SECONDS=30
 readonly HBA_MARKER="# guildhall ops/ensure-services.sh: trust on loopback (local development and CI only)"
 
@@ -153,6 +158,13 @@ if [ ! -x "$CHROMIUM" ]; then
   missing+=("Chromium at $CHROMIUM (the web-client test drives it with playwright-core): install Debian's package (apt-get install chromium)")
 fi
 
+installing_prometheus=false
+if [ ! -x "$PROMETHEUS" ]; then
+  packages+=(prometheus)
+  installing_prometheus=true
+  missing+=("Prometheus at $PROMETHEUS (the metrics test starts its own, scraping a test server): install Debian's package (apt-get install prometheus)")
+fi
+
 if ((${#packages[@]} > 0)); then
   if ! can_apt; then
     die "the tests need services that are missing, and this script installs them only as root with apt-get:" "${missing[@]}"
@@ -204,4 +216,22 @@ wait_for redis_up ||
   die "apt-get installed chromium, but there is no $CHROMIUM." \
     "The browser test needs Debian's chromium at exactly that path."
 
-log "ok: Postgres on $PG_HOST:$PG_PORT (database $PG_DB), Redis on $REDIS_HOST:$REDIS_PORT, Chromium at $CHROMIUM"
+# --- 5. Prometheus -------------------------------------------------------------------
+[ -x "$PROMETHEUS" ] ||
+  die "apt-get installed prometheus, but there is no $PROMETHEUS." \
+    "The metrics test needs Debian's prometheus at exactly that path."
+# The package starts a service of its own on :9090 where it can; the test runs its own
+# Prometheus, so one this script installed is stopped and kept from starting at boot.
+if $installing_prometheus; then
+  if have systemctl && systemctl is-active --quiet prometheus 2>/dev/null; then
+    log "stopping and disabling the prometheus service the package started"
+    systemctl stop prometheus || true
+    systemctl disable --quiet prometheus 2>/dev/null || true
+  elif [ -x /etc/init.d/prometheus ] && /etc/init.d/prometheus status >/dev/null 2>&1; then
+    log "stopping the prometheus service the package started"
+    /etc/init.d/prometheus stop >/dev/null || true
+  fi
+  if have update-rc.d; then update-rc.d prometheus disable >/dev/null 2>&1 || true; fi
+fi
+
+log "ok: Postgres on $PG_HOST:$PG_PORT (database $PG_DB), Redis on $REDIS_HOST:$REDIS_PORT, Chromium at $CHROMIUM, Prometheus at $PROMETHEUS"

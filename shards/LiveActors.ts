@@ -1,5 +1,5 @@
-import { Context, Layer } from "effect"
-import type { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { gaugeOnScrape } from "../src/platform/Metrics.ts"
 import type { GuildError } from "./guild/Definitions.ts"
 import type { GuildState } from "./guild/State.ts"
 import type { ActorStopped, CommittedWrite, Delivery } from "./guild/WriteBatches.ts"
@@ -49,6 +49,8 @@ export class LiveActors extends Context.Service<LiveActors, {
   readonly guilds: Map<GuildId, LiveGuild>
   /** The user actors that hold state in this process; reads here are served from it (src/guilds/Actors.ts). */
   readonly users: Map<string, LiveUser>
+  /** The DM channels whose actor lives here and holds their state (shards/dm/Actor.ts). */
+  readonly dms: Set<string>
   /** The DM channels whose actor lives here and holds a call in progress (shards/dm/Actor.ts). */
   readonly calls: Set<string>
   /** The gateway sessions this process holds, by id (src/gateway/Registry.ts). */
@@ -56,11 +58,24 @@ export class LiveActors extends Context.Service<LiveActors, {
   /** The users connected to this process who show as online, idle or dnd (src/gateway/Presence.ts). */
   readonly presences: Set<string>
 }>()("guildhall/LiveActors") {
-  static readonly layer = Layer.sync(LiveActors, () => ({
-    guilds: new Map<GuildId, LiveGuild>(),
-    users: new Map<string, LiveUser>(),
-    calls: new Set<string>(),
-    sessions: new Map<string, LiveSession>(),
-    presences: new Set<string>()
-  }))
+  /** The maps of this process, their sizes shown as gauges when metrics are scraped (guildhall_live_actors). */
+  static readonly layer = Layer.effect(
+    LiveActors,
+    Effect.gen(function*() {
+      const live = {
+        guilds: new Map<GuildId, LiveGuild>(),
+        users: new Map<string, LiveUser>(),
+        dms: new Set<string>(),
+        calls: new Set<string>(),
+        sessions: new Map<string, LiveSession>(),
+        presences: new Set<string>()
+      }
+      const description = "Actors holding their state in this process, by kind"
+      yield* gaugeOnScrape("guildhall_live_actors", description, { kind: "guild" }, () => live.guilds.size)
+      yield* gaugeOnScrape("guildhall_live_actors", description, { kind: "user" }, () => live.users.size)
+      yield* gaugeOnScrape("guildhall_live_actors", description, { kind: "dm" }, () => live.dms.size)
+      yield* gaugeOnScrape("guildhall_dm_calls", "DM calls in progress whose actor lives in this process", {}, () => live.calls.size)
+      return live
+    })
+  )
 }

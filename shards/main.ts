@@ -2,6 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { clusterPlatformLayer, entitiesLayer } from "./Layers.ts"
 import { AppConfig, isClusterMode } from "../src/platform/Config.ts"
+import { metricsLayer, metricsSwitch } from "../src/platform/MetricsExport.ts"
 import { runnerSharding } from "./Cluster.ts"
 import { ControlListener } from "./Control.ts"
 import { LiveActors } from "./LiveActors.ts"
@@ -23,8 +24,10 @@ const main = Effect.gen(function*() {
     Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer, RelayPublisher.layer).pipe(
       Layer.provide(UserEvents.layerRedis),
       Layer.provideMerge(runnerSharding(settings)),
+      Layer.provideMerge(metricsLayer),
       Layer.provideMerge(LiveActors.layer),
-      Layer.provideMerge(clusterPlatformLayer)
+      Layer.provideMerge(clusterPlatformLayer),
+      Layer.provide(metricsSwitch(settings.metrics.enabled))
     )
   )
 }).pipe(Effect.provide(AppConfig.layer))

@@ -41,6 +41,7 @@ import { Passwords } from "./auth/Passwords.ts"
 import { SessionCache } from "./auth/SessionCache.ts"
 import { Sessions } from "./auth/Sessions.ts"
 import { AppConfig, isClusterMode, type Settings } from "./platform/Config.ts"
+import { metricsLayer, metricsSwitch } from "./platform/MetricsExport.ts"
 import { Actors } from "./guilds/Actors.ts"
 import { UserActors } from "./guilds/UserActors.ts"
 import { GuildsHttp } from "./guilds/Http.ts"
@@ -78,6 +79,7 @@ import { WebhookExecutorLive } from "./webhooks/ExecutorLive.ts"
 import { InboundWebhooksLive } from "./webhooks/inbound/Http.ts"
 import { MediaStore } from "./media/MediaStore.ts"
 import { HealthHttp } from "./health/Http.ts"
+import { MetricsHttp } from "./admin/metrics/Http.ts"
 import { Mailer } from "./mail/Mailer.ts"
 import { MfaHttp } from "./mfa/Http.ts"
 import { services as mfaServices } from "./mfa/Services.ts"
@@ -166,7 +168,8 @@ const handlersLayer = Layer.mergeAll(
   AdminAssetsHttp,
   AdminGuildsHttp,
   AdminReportsHttp,
-  HealthHttp
+  HealthHttp,
+  MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
 ).pipe(Layer.provide([UserAuthenticationLive, AdminAuthenticationLive, WebhookExecutorLive]))
 
@@ -224,8 +227,10 @@ export const apiLayer = (settings: Settings) => {
       // Logins, relationships and user changes are told to users' sessions (UserEvents.ts);
       // ended sessions to every API process's cache (SessionCache.ts), changed IP bans to every one's list.
       Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis)),
+      Layer.provideMerge(metricsLayer),
       Layer.provideMerge(LiveActors.layer),
-      Layer.provideMerge(clusterPlatformLayer)
+      Layer.provideMerge(clusterPlatformLayer),
+      Layer.provide(metricsSwitch(settings.metrics.enabled))
     )
   }
   return http.pipe(
@@ -234,6 +239,8 @@ export const apiLayer = (settings: Settings) => {
     Layer.provideMerge(requestServices),
     Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerLocal("embedded"))),
     Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal, IpBanList.layerLocal)),
-    Layer.provideMerge(embeddedActorsLayer(settings))
+    Layer.provideMerge(metricsLayer),
+    Layer.provideMerge(embeddedActorsLayer(settings)),
+    Layer.provide(metricsSwitch(settings.metrics.enabled))
   )
 }

@@ -36,6 +36,8 @@ const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null &&
 /** A running server; `stop` ends it and drops its database. */
 export interface ScratchServer {
   readonly pid: number
+  /** `http://127.0.0.1:<port>`. */
+  readonly base: string
   readonly adminKey: string
   /** Where it answers: `http://127.0.0.1:<port>`. */
   readonly base: string
@@ -99,6 +101,7 @@ export const startScratchServer = async (
   }
   return {
     pid: server.pid ?? 0,
+    base,
     adminKey,
     base,
     call,

@@ -1,6 +1,7 @@
 import { Effect, Schema, Semaphore } from "effect"
 import { Rpc } from "effect/rpc"
 import type { Dispatch } from "../../src/model/Dispatch.ts"
+import { MetricsOn, recordStateLoad, seconds, stateLoadSeries } from "../../src/platform/Metrics.ts"
 import { ActorErrors } from "./Protocol.ts"
 
 /**
@@ -13,6 +14,20 @@ import { ActorErrors } from "./Protocol.ts"
 /** Any read of an actor's operations/, for `viewerId`, answered with the reply's JSON. */
 export const readMessage = <Query extends Schema.Top>(query: Query) =>
   Rpc.make("Read", { payload: { viewerId: Schema.String, query }, success: Schema.String, error: ActorErrors })
+
+/**
+ * `load`, timed into guildhall_actor_state_load_seconds for `actor` (METRICS;
+ * off, `load` itself): what the messages that woke an actor wait for first.
+ */
+export const measuredLoad = <A, E, R>(actor: string, load: Effect.Effect<A, E, R>): Effect.Effect<Effect.Effect<A, E, R>> =>
+  Effect.gen(function*() {
+    if (!(yield* MetricsOn)) return load
+    const series = stateLoadSeries(actor)
+    return Effect.suspend(() => {
+      const start = seconds()
+      return Effect.tap(load, () => Effect.sync(() => recordStateLoad(series, seconds() - start)))
+    })
+  })
 
 /**
  * An actor's state, loaded from Postgres on first use (undefined: the entity

@@ -1,6 +1,7 @@
 import { Cause, Data, Effect, Exit, Option, Scope, type Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
 import type { BadRequest } from "../../src/model/Errors.ts"
+import { MetricsOn, seconds, type WriteBatchSeries, writeBatchSeries } from "../../src/platform/Metrics.ts"
 import { permanentRefusal, refusalError } from "./Refusals.ts"
 
 /** What every actor knows of a write it commits: the caller fixed all of it, so a redelivery decides the same. */
@@ -48,6 +49,8 @@ interface Pending<State, Context, Decision, E> extends Delivery<State, Context, 
   /** Deliveries of the same operation id that came while this one was undecided: they take its answer. */
   readonly sameOperation: Array<Pending<State, Context, Decision, E>>
   answered: boolean
+  /** When it was queued (seconds), with metrics on: its wait is recorded as its batch starts. */
+  readonly queuedAt: number
 }
 
 /**
@@ -64,6 +67,8 @@ const MAX_BATCH = 256
 
 /** One actor's side of the batches: its state, its Postgres and what a write of it knows. */
 export interface BatchedActor<State, Context, Decision extends DecidedState<State>, E> {
+  /** The kind of actor (`guild`, `user`, `dm`): the label of its batches' metrics. */
+  readonly kind: string
   /** The state, loaded if need be; undefined when the actor's entity does not exist. */
   readonly current: Effect.Effect<State | undefined>
   /** What a decision knows besides its command. */
@@ -97,12 +102,14 @@ export const makeWriteBatches = <State, Context, Decision extends DecidedState<S
   never,
   Scope.Scope
 > =>
-  Effect.map(Effect.scope, (scope) => {
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const series = (yield* MetricsOn) ? writeBatchSeries(actor.kind) : undefined
     // An actor that only answers reads (most users, most of the time) never builds its batches.
     let enqueue: Enqueue<State, Context, Decision, E> | undefined
     const started = Effect.suspend(() => {
       if (enqueue !== undefined) return Effect.succeed(enqueue)
-      const batches = buildBatches(actor)
+      const batches = buildBatches(actor, series)
       // Set before anything yields, so a write arriving meanwhile joins these batches.
       enqueue = batches.enqueue
       // The finalizer is added before the worker forks, so the worker is interrupted first when the actor stops.
@@ -118,7 +125,10 @@ type Enqueue<State, Context, Decision, E> = (
 ) => Effect.Effect<string, E | BadRequest | ActorStopped>
 
 /** The batches of one actor: the queue of writes, the worker that commits them, and what stopping answers. */
-const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(actor: BatchedActor<State, Context, Decision, E>): {
+const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(
+  actor: BatchedActor<State, Context, Decision, E>,
+  series: WriteBatchSeries | undefined
+): {
   readonly enqueue: Enqueue<State, Context, Decision, E>
   readonly worker: Effect.Effect<never>
   readonly stop: Effect.Effect<void>
@@ -187,7 +197,11 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(a
   const runBatch = (writes: ReadonlyArray<Waiting>) =>
     Effect.gen(function*() {
       const { decided, next } = yield* decideAll(writes)
+      const commitStart = series === undefined ? 0 : seconds()
       const committed = decided.length === 0 ? Exit.void : yield* Effect.exit(actor.commit(decided))
+      if (series !== undefined && decided.length > 0) {
+        series.committed(decided.length, seconds() - commitStart, Exit.isSuccess(committed))
+      }
       if (Exit.isFailure(committed)) {
         const failed = Cause.findErrorOption(committed.cause)
         const refusal = Option.isSome(failed) ? permanentRefusal(failed.value) : undefined
@@ -225,6 +239,10 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(a
     Effect.flatMap(nextBatch, (batch) => {
       // A caller interrupted while waiting has been answered already.
       const writes = batch.filter((pending) => !pending.answered)
+      if (series !== undefined) {
+        const now = seconds()
+        for (const pending of writes) series.queued(now - pending.queuedAt)
+      }
       return actor.lock.withPermits(1)(
         Effect.flatMap(attempt(writes), (ok) =>
           ok
@@ -241,7 +259,8 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(a
   const enqueue: Enqueue<State, Context, Decision, E> = (write, { decide, fresh }) =>
     Effect.callback<string, E | BadRequest | ActorStopped>((resume) => {
       if (stopped) return resume(Exit.fail(new ActorStopped()))
-      const pending: Waiting = { write, decide, fresh, resume, sameOperation: [], answered: false }
+      const queuedAt = series === undefined ? 0 : seconds()
+      const pending: Waiting = { write, decide, fresh, resume, sameOperation: [], answered: false, queuedAt }
       open.add(pending)
       waiting.push(pending)
       wake?.()

@@ -2,7 +2,7 @@ import { type Duration, Effect, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
-import { answerRead, loadedState, publishAll } from "../actors/Mailbox.ts"
+import { answerRead, loadedState, measuredLoad, publishAll } from "../actors/Mailbox.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
@@ -26,15 +26,23 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const repo = yield* DmRepo
       const events = yield* UserEvents
       const live = yield* LiveActors
-      const { current, existing: existingOr, set: track } = loadedState(repo.load(channelId), (next) => {
+      const { current, existing: existingOr, set: track } = loadedState(yield* measuredLoad("dm", repo.load(channelId)), (next) => {
+        if (next === undefined) live.dms.delete(channelId)
+        else live.dms.add(channelId)
         if (next?.call === undefined) live.calls.delete(channelId)
         else live.calls.add(channelId)
       })
-      yield* Effect.addFinalizer(() => Effect.sync(() => live.calls.delete(channelId)))
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          live.dms.delete(channelId)
+          live.calls.delete(channelId)
+        })
+      )
       const existing = existingOr(() => unknown("CHANNEL"))
       const publish = publishAll(events.publish)
 
       const writeBatched = yield* makeWriteBatches<DmState, DmContext, Executed, DmError>({
+        kind: "dm",
         current,
         context: (write) => ({ channelId, actorId: write.actorId, operationId: write.operationId, now: write.now }),
         missing: () => unknown("CHANNEL"),

@@ -4,7 +4,7 @@ import { Rpc } from "effect/rpc"
 import { GuildResponse } from "../../src/model/Guilds.ts"
 import { invalidField, unknown } from "../../src/model/Errors.ts"
 import { CarriedId } from "../../src/model/Ids.ts"
-import { answerRead } from "../actors/Mailbox.ts"
+import { answerRead, measuredLoad } from "../actors/Mailbox.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
 import { GuildEvents, reloadEvents, shutdownEvents } from "./Events.ts"
@@ -66,7 +66,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       }
       yield* Effect.addFinalizer(() => Effect.sync(drop))
 
-      const loadNow = Effect.flatMap(repo.load(guildId), (s) =>
+      const load = yield* measuredLoad("guild", repo.load(guildId))
+      const loadNow = Effect.flatMap(load, (s) =>
         Effect.suspend(() => {
           track(s)
           if (!announceReturn || s === undefined) return Effect.void

@@ -17,7 +17,7 @@ export type Delivery = Batches.Delivery<GuildState, WriteContext, Executed, Guil
  * guild, a write for a guild that is not there (or that a write before it
  * deleted) is answered UNKNOWN_GUILD.
  */
-export const makeWriteBatches = (actor: Omit<Batches.BatchedActor<GuildState, WriteContext, Executed, GuildError>, "context" | "missing" | "removes"> & {
+export const makeWriteBatches = (actor: Omit<Batches.BatchedActor<GuildState, WriteContext, Executed, GuildError>, "kind" | "context" | "missing" | "removes"> & {
   readonly guildId: string
 }): Effect.Effect<
   (write: Batches.CommittedWrite, delivery: Delivery) => Effect.Effect<string, GuildError | Batches.ActorStopped>,
@@ -26,6 +26,7 @@ export const makeWriteBatches = (actor: Omit<Batches.BatchedActor<GuildState, Wr
 > =>
   Batches.makeWriteBatches({
     ...actor,
+    kind: "guild",
     context: (write) => ({ guildId: actor.guildId, ...write }),
     missing: () => unknown("GUILD"),
     removes: (decision) => decision.dropsGuild === true

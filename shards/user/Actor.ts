@@ -3,7 +3,7 @@ import { Entity } from "effect/cluster"
 import { Rpc } from "effect/rpc"
 import { unknown } from "../../src/model/Errors.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
-import { answerRead, loadedState, publishAll } from "../actors/Mailbox.ts"
+import { answerRead, loadedState, measuredLoad, publishAll } from "../actors/Mailbox.ts"
 import { makeWriteBatches } from "../actors/WriteBatches.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { UserEvents } from "../UserEvents.ts"
@@ -31,7 +31,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const live = yield* LiveActors
       const lock = Semaphore.makeUnsafe(1)
       let localWrite: NonNullable<ReturnType<typeof live.users.get>>["write"] = () => Effect.die(new Error("not started"))
-      const { current, existing: existingOr, set: track, isLoaded } = loadedState(repo.load(userId), (next) => {
+      const { current, existing: existingOr, set: track, isLoaded } = loadedState(yield* measuredLoad("user", repo.load(userId)), (next) => {
         if (next === undefined) live.users.delete(userId)
         else live.users.set(userId, { state: next, write: (w, d) => localWrite(w, d), memory: approximateBytes(next) })
       })
@@ -40,6 +40,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const publish = publishAll(events.publish)
 
       const writeBatched = yield* makeWriteBatches<UserState, UserContext, Executed, UserError>({
+        kind: "user",
         current,
         context: (write) => ({ userId, actorId: write.actorId, operationId: write.operationId, now: write.now }),
         missing: () => unknown("USER"),

@@ -69,7 +69,8 @@ export const Acl = {
   reportResolve: "report:resolve",
   reportLegalHold: "report:legal_hold",
   reportAuthoritySubmit: "report:authority_submit",
-  discoveryReview: "discovery:review"
+  discoveryReview: "discovery:review",
+  metricsView: "metrics:view"
 } as const
 export type Acl = (typeof Acl)[keyof typeof Acl]
 
@@ -78,7 +79,8 @@ export const KNOWN_ACLS: ReadonlySet<string> = new Set(Object.values(Acl))
 export const holds = (acls: ReadonlySet<string>, acl: string): boolean => acls.has(Acl.all) || acls.has(acl)
 
 /**
- * The one table of who may call what: every `/admin` route the API serves, by
+ * The one table of who may call what: every `/admin` route the API serves (and
+ * `/metrics`, behind the same authentication), by
  * method and path as its endpoint declares them, with the ACL it needs. The admin
  * middleware reads it for each request, and refuses a route missing here (a test
  * checks that none is). Handlers check more only where the body matters (nobody
@@ -186,7 +188,10 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
   ["GET /admin/discovery/applications", Acl.discoveryReview],
   ["POST /admin/discovery/applications/:guild_id/approve", Acl.discoveryReview],
   ["POST /admin/discovery/applications/:guild_id/reject", Acl.discoveryReview],
-  ["POST /admin/discovery/guilds/:guild_id/remove", Acl.discoveryReview]
+  ["POST /admin/discovery/guilds/:guild_id/remove", Acl.discoveryReview],
+
+  // Prometheus's scrape of this process (src/admin/metrics), where Prometheus looks by default.
+  ["GET /metrics", Acl.metricsView]
 ])
 
 export const routeKey = (method: string, path: string): string => `${method} ${path}`

@@ -1,8 +1,9 @@
 import { Context, Effect, Layer, Schedule } from "effect"
 import { LiveActors } from "../../shards/LiveActors.ts"
 import { EventFeed } from "./Feed.ts"
+import { counterOnScrape, gaugeOnScrape } from "../platform/Metrics.ts"
 import { RESUME_WINDOW_MILLIS } from "./Protocol.ts"
-import type { GatewaySession, Link } from "./Session.ts"
+import { dispatchesSoFar, type GatewaySession, type Link } from "./Session.ts"
 
 const EMPTY: ReadonlySet<GatewaySession> = new Set()
 
@@ -93,6 +94,12 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
       })
       yield* expire.pipe(Effect.repeat(Schedule.spaced("5 seconds")), Effect.forkScoped)
 
+      const connections = new Set<Link>()
+      yield* gaugeOnScrape("guildhall_gateway_sessions", "Gateway sessions of this process (resumable ones included)", {}, () =>
+        sessions.size)
+      yield* gaugeOnScrape("guildhall_gateway_connections", "Open gateway connections of this process", {}, () => connections.size)
+      yield* counterOnScrape("guildhall_gateway_dispatches_total", "Dispatches sent to (or kept for) this process's sessions", dispatchesSoFar)
+
       return GatewayRegistry.of({
         open,
         close,
@@ -102,7 +109,7 @@ export class GatewayRegistry extends Context.Service<GatewayRegistry, {
         inGuild: (guildId) => byGuild.get(guildId) ?? EMPTY,
         ofUser: (userId) => byUser.get(userId) ?? EMPTY,
         all: () => sessions.values(),
-        connections: new Set(),
+        connections,
         onClose: (listener) => void closeListeners.push(listener)
       })
     })

@@ -19,6 +19,14 @@ export interface Link {
   readonly stop: (closing: Closing) => Effect.Effect<void>
 }
 
+/**
+ * Dispatches numbered for a session of this process so far (its sessions'
+ * sequences together), read when metrics are scraped: a plain number, since a
+ * guild's event is counted once for each session it goes to.
+ */
+let dispatched = 0
+export const dispatchesSoFar = (): number => dispatched
+
 /** How a RESUME went: resumed, asked for dispatches never made, or for some no longer kept. */
 export type Resumption = "resumed" | "ahead" | "expired"
 
@@ -117,6 +125,7 @@ export class GatewaySession {
 
   private emit(d: Dispatch): void {
     this.seq++
+    dispatched++
     const kept = d.type === "READY" ? undefined : d
     if (this.recent.length < RESUME_BUFFER) {
       this.recent.push(kept)

@@ -1,7 +1,8 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { jsonResponse } from "../http/SharedBodies.ts"
 import { AppConfig } from "../platform/Config.ts"
+import { actorCallSeries, type ActorCallKind, type ActorCallOutcome, type ActorCallPlace, MetricsOn, seconds } from "../platform/Metrics.ts"
 import type { GuildRead } from "../../shards/guild/Reads.ts"
 import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Definitions.ts"
 import type { GuildState } from "../../shards/guild/State.ts"
@@ -26,6 +27,39 @@ export interface WriteBy {
 
 const isDomainError = (e: unknown): e is DomainError =>
   e instanceof BadRequest || e instanceof Forbidden || e instanceof NotFound
+
+const outcomeOf = (exit: Exit.Exit<unknown, unknown>): ActorCallOutcome => {
+  if (Exit.isSuccess(exit)) return "ok"
+  const error = Cause.findErrorOption(exit.cause)
+  if (Option.isNone(error)) return "failed"
+  return isDomainError(error.value) ? "refused" : error.value instanceof Unavailable ? "unavailable" : "failed"
+}
+
+/**
+ * Wraps actor calls of one kind and place so each is counted by outcome
+ * (guildhall_actor_calls_total); calls through the mailbox are timed too,
+ * local ones (microseconds) are not.
+ */
+const countedCalls = (kind: ActorCallKind, place: ActorCallPlace) => {
+  const record = actorCallSeries(kind, place)
+  if (place === "local") {
+    return <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      Effect.onExit(call, (exit) => {
+        record(outcomeOf(exit), 0)
+        return Effect.void
+      })
+  }
+  return <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    Effect.suspend(() => {
+      const start = seconds()
+      return Effect.onExit(call, (exit) => {
+        record(outcomeOf(exit), seconds() - start)
+        return Effect.void
+      })
+    })
+}
+
+const uncounted = <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> => call
 
 type ClientOf<T> = T extends Effect.Effect<infer Make, infer _E, infer _R> ? Make : never
 type GuildClient = ReturnType<ClientOf<typeof Guild.client>>
@@ -107,6 +141,15 @@ export class Actors extends Context.Service<Actors, {
       const guild = yield* Guild.client
       const user = yield* User.client
       const snowflakes = yield* Snowflakes
+      // With METRICS off the calls are not wrapped at all.
+      const counted = (yield* MetricsOn)
+        ? {
+          localRead: countedCalls("read", "local"),
+          remoteRead: countedCalls("read", "remote"),
+          localWrite: countedCalls("write", "local"),
+          remoteWrite: countedCalls("write", "remote")
+        }
+        : { localRead: uncounted, remoteRead: uncounted, localWrite: uncounted, remoteWrite: uncounted }
       const bounded = <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, DomainError | Unavailable, R> =>
         call.pipe(
           Effect.timeoutOrElse({ duration: actorCallTimeoutMillis, orElse: () => Effect.fail(actorUnavailable()) }),
@@ -118,7 +161,9 @@ export class Actors extends Context.Service<Actors, {
         )
       const readGuild = <A, E>(guildId: GuildId, read: GuildRead<A>, remote: (guild: GuildClient) => Effect.Effect<A, E>) => {
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
-        return published === undefined ? bounded(remote(guild(guildId))) : read(published.state)
+        return published === undefined
+          ? counted.remoteRead(bounded(remote(guild(guildId))))
+          : counted.localRead(read(published.state))
       }
       const writeJson: Actors["Service"]["writeJson"] = (guildId, definition, fields, by) => {
         if (!isListedWrite(definition)) return unlisted(definition)
@@ -135,19 +180,18 @@ export class Actors extends Context.Service<Actors, {
         const remote = Effect.suspend(() =>
           Effect.flatMap(travellingCommand(definition, command), (command) => guild(guildId).Write({ ...payload, command })))
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
-        const call = published === undefined
-          ? remote
-          // The actor stopped before answering: its mailbox starts it again, and the operation id keeps the write single.
-          // A durable job's own operation id may have committed before; an id made just now cannot have.
-          : Effect.catchTag(
-            published.write(payload, {
-              fresh: by.operationId === undefined,
-              decide: (state, context) => definition.decideJson(state, command, context)
-            }),
-            "ActorStopped",
-            () => remote
-          )
-        return bounded(call)
+        if (published === undefined) return counted.remoteWrite(bounded(remote))
+        // The actor stopped before answering: its mailbox starts it again, and the operation id keeps the write single.
+        // A durable job's own operation id may have committed before; an id made just now cannot have.
+        const local = Effect.catchTag(
+          published.write(payload, {
+            fresh: by.operationId === undefined,
+            decide: (state, context) => definition.decideJson(state, command, context)
+          }),
+          "ActorStopped",
+          () => remote
+        )
+        return counted.localWrite(bounded(local))
       }
       const write: Actors["Service"]["write"] = (guildId, definition, fields, by) =>
         Effect.flatMap(writeJson(guildId, definition, fields, by), (json) => decodeReply(definition.reply, json))
@@ -165,9 +209,9 @@ export class Actors extends Context.Service<Actors, {
       ): Effect.Effect<A, DomainError | Unavailable> => {
         const query = definition.query.make(fields)
         const published = actorLocalReads ? live.guilds.get(guildId) : undefined
-        if (published !== undefined) return local(published.state, query)
+        if (published !== undefined) return counted.localRead(local(published.state, query))
         return Effect.flatMap(travellingQuery(definition, query), (query) =>
-          Effect.flatMap(bounded(guild(guildId).Read({ viewerId, query })), fromActor))
+          Effect.flatMap(counted.remoteRead(bounded(guild(guildId).Read({ viewerId, query }))), fromActor))
       }
       const read: Actors["Service"]["read"] = (guildId, definition, fields, viewerId) =>
         readVia(guildId, definition, fields, viewerId, (state, query) => definition.run(state, query, viewerId), (json) =>

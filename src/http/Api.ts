@@ -25,6 +25,7 @@ import { BansApi } from "../bans/Api.ts"
 import { MembersApi } from "../members/Api.ts"
 import { InvitesApi, PublicInvitesApi } from "../invites/Api.ts"
 import { HealthApi } from "../health/Api.ts"
+import { MetricsApi } from "../admin/metrics/Api.ts"
 import { MfaApi } from "../mfa/Api.ts"
 import { PhoneApi } from "../phone/Api.ts"
 import { PushApi } from "../push/Api.ts"
@@ -56,6 +57,7 @@ import { ApplicationsApi, OAuth2ConsentApi, OAuth2TokensApi, PublicApplicationsA
 /** The whole HTTP API: one definition for routing, validation, OpenAPI and clients. */
 export class Api extends HttpApi.make("guildhall")
   .add(HealthApi)
+  .add(MetricsApi)
   .add(AuthApi)
   .add(UsersApi)
   .add(SettingsApi)

@@ -13,6 +13,7 @@ import { ipBanned, toErrorResponse, unsupportedMediaType } from "./ErrorResponse
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
 import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
 import { refuseUnstorableInput } from "./StorableInput.ts"
+import { noteRoute, recordAnswer, startMeasuring } from "./RequestMetrics.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 import { consoleRoutes } from "../admin/console/Routes.ts"
 
@@ -38,10 +39,12 @@ const isAdmin = (url: string) => url === "/admin" || url.startsWith("/admin/") |
  * it there), refuses a banned address (403 IP_BANNED), answers CORS
  * preflights and marks answers for browser pages of allowed origins,
  * caps the body size, tags the response with a request id and the headers of
- * every answer (security, Vary), and turns everything that escaped into the error object.
+ * every answer (security, Vary), turns everything that escaped into the error object,
+ * and counts the request by route and status (METRICS; off, nothing of it runs).
  */
 const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => {
   const { logRequests } = settings
+  const measuring = settings.metrics.enabled
   const trusted = networkSet(settings.trustedProxies)
   const cors = corsFor(settings)
   const everyAnswerHeaders = everyAnswerHeadersFor(settings)
@@ -53,6 +56,8 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
     // Combinators rather than a generator: this runs on every request.
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
+      const measured = measuring ? startMeasuring(request.method) : undefined
+      const handled = measured === undefined ? httpEffect : noteRoute(httpEffect, measured)
       const peer = Option.getOrUndefined(request.remoteAddress)
       const client = clientAddress(peer, trusted.size > 0 ? request.headers["x-forwarded-for"] : undefined, trusted)
       const url = isVersioned(request.url) ? request.url.slice(3) || "/" : request.url
@@ -65,8 +70,8 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
         refused
           ? Effect.succeed(ipBanned())
           : seen === request
-          ? httpEffect
-          : Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, seen)
+          ? handled
+          : Effect.provideService(handled, HttpServerRequest.HttpServerRequest, seen)
       )
       // GET and HEAD routes read no body; not adding the cap spares a copy of the context.
       const capped = request.method === "GET" || request.method === "HEAD"
@@ -74,12 +79,14 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
         : Effect.provideService(routed, HttpIncomingMessage.MaxBodySize, MAX_BODY)
       const answered = capped.pipe(
         Effect.catchCause((cause) => toErrorResponse(cause, requestId)),
-        Effect.map((response) =>
-          HttpServerResponse.setHeaders(
+        Effect.map((response) => {
+          const answer = HttpServerResponse.setHeaders(
             response.status === 415 ? unsupportedMediaType(request) : response,
             { ...everyAnswerHeaders, "x-request-id": requestId }
           )
-        )
+          if (measured !== undefined) recordAnswer(measured, answer.status)
+          return answer
+        })
       )
       return logRequests
         ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId }))

@@ -95,6 +95,18 @@ export interface Settings {
   readonly mediaFetch: MediaFetchSettings
   /** Saved media ("memes") one user may keep. */
   readonly memesMaxPerUser: number
+  /** Prometheus metrics of this process (src/platform/Metrics.ts). */
+  readonly metrics: MetricsSettings
+}
+
+/** What the process records for Prometheus, and where it is scraped besides the API's admin route `/metrics`. */
+export interface MetricsSettings {
+  /** METRICS: record at all (off: the recording sites are not even built; benchmarks compare). */
+  readonly enabled: boolean
+  /** METRICS_PORT: a plain HTTP listener serving `/metrics` without credentials (the shard processes' only way). */
+  readonly port: Option.Option<number>
+  /** METRICS_HOST: the address that listener binds. */
+  readonly host: string
 }
 
 /** One GIF provider's API: its base URL (no trailing slash) and its key, if the operator has one. */
@@ -267,6 +279,12 @@ const networksConfig = (name: string): Config.Config<ReadonlyArray<Network>> =>
     })
   )
 
+const metricsConfig: Config.Config<MetricsSettings> = Config.all({
+  enabled: Config.Literals(["on", "off"], "METRICS").pipe(Config.map((v) => v === "on"), Config.withDefault(true)),
+  port: Config.Port("METRICS_PORT").pipe(Config.option),
+  host: Config.String("METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
+})
+
 const mediaFetchConfig: Config.Config<MediaFetchSettings> = Config.all({
   allowPrivate: Config.Boolean("MEDIA_FETCH_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
   allowedNetworks: networksConfig("MEDIA_FETCH_ALLOWED_NETWORKS"),
@@ -321,7 +339,8 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   gifProviderTimeoutMillis: positiveInt("GIF_PROVIDER_TIMEOUT_MS", 5_000),
   socialInstanceUrl: socialInstanceUrlConfig,
   mediaFetch: mediaFetchConfig,
-  memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES)
+  memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES),
+  metrics: metricsConfig
 })
 
 const checked = (settings: Settings) =>

@@ -40,6 +40,7 @@ import { Effect, Layer, Option, Redacted, Result, Schema } from "effect"
 import type * as Scope from "effect/Scope"
 import type * as SqlClient from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
@@ -92,9 +93,16 @@ const makeTypes = (): PgTypes.Registry => {
   return registry
 }
 
+/**
+ * The `application_name` this process's connections carry: `guildhall-` and a
+ * tag of the process, so its connections can be told apart in pg_stat_activity
+ * (MetricsExport.ts counts its pool there).
+ */
+export const DATABASE_APPLICATION_NAME = `guildhall-${randomBytes(4).toString("hex")}`
+
 /** Settings both modes share. */
 const clientSettings = {
-  applicationName: "guildhall",
+  applicationName: DATABASE_APPLICATION_NAME,
   // Columns and identifiers are used exactly as written (snake_case).
   transformResultNames: undefined,
   transformQueryNames: undefined

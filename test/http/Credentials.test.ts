@@ -36,6 +36,8 @@ const reference = new Map<string, ReadonlyArray<CredentialKind | "none">>()
 /** Built endpoints the reference does not list, with what they accept and why. */
 const notInReference: Record<string, ReadonlyArray<CredentialKind> | "none" | "admin"> = {
   "GET /_health": "none",
+  // Prometheus's scrape, with an operator's key (src/admin/metrics).
+  "GET /metrics": "admin",
   "GET /media/{}": "none",
   "GET /attachments/{}/{}": "none",
   "GET /gateway/socket": "none", // IDENTIFY carries the token

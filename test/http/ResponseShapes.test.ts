@@ -16,6 +16,7 @@ import { checkAgainstReference, operationOf } from "../support/ResponseShapes.ts
 const outsideTheReference = [
   /^\w+ \/admin\//,
   /^\w+ \/_health$/,
+  /^GET \/metrics$/,
   /^GET \/(media|attachments)\//,
   /^GET \/gateway(\/socket)?$/,
   /\/mfa\/sms\b/,

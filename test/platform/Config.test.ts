@@ -36,4 +36,17 @@ describe("settings", () => {
         assert.include(failure(yield* settingsFrom({ CORS_ORIGINS: wrong })), "CORS_ORIGINS", wrong)
       }
     }))
+
+  it.effect("record metrics by default, METRICS=off records none, METRICS_PORT and METRICS_HOST place the listener", () =>
+    Effect.gen(function*() {
+      const metrics = (env: Record<string, string>) =>
+        Effect.map(settingsFrom(env), (exit) => (Exit.isSuccess(exit) ? exit.value.metrics : failure(exit)))
+      assert.deepStrictEqual(yield* metrics({}), { enabled: true, port: Option.none(), host: "127.0.0.1" })
+      assert.deepStrictEqual(
+        yield* metrics({ METRICS: "off", METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }),
+        { enabled: false, port: Option.some(9464), host: "0.0.0.0" }
+      )
+      assert.include(failure(yield* settingsFrom({ METRICS: "maybe" })), "METRICS")
+      assert.include(failure(yield* settingsFrom({ METRICS_PORT: "70000" })), "METRICS_PORT")
+    }))
 })

@@ -54,7 +54,8 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   gifProviderTimeoutMillis: 5_000,
   socialInstanceUrl: Option.none(),
   mediaFetch: { allowPrivate: false, allowedNetworks: [], maxBytes: 1024, timeoutMillis: 1000 },
-  memesMaxPerUser: 50
+  memesMaxPerUser: 50,
+  metrics: { enabled: false, port: Option.none(), host: "127.0.0.1" }
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */
