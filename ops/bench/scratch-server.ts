@@ -39,8 +39,6 @@ export interface ScratchServer {
   /** `http://127.0.0.1:<port>`. */
   readonly base: string
   readonly adminKey: string
-  /** Where it answers: `http://127.0.0.1:<port>`. */
-  readonly base: string
   /** A REST call; the reply's JSON object, or an error naming the call and the reply. */
   readonly call: (method: string, path: string, token?: string, body?: unknown) => Promise<Json>
   /** A new account; its token. */
@@ -103,7 +101,6 @@ export const startScratchServer = async (
     pid: server.pid ?? 0,
     base,
     adminKey,
-    base,
     call,
     register: async () => {
       const reply = await call("POST", "/auth/register", undefined, {
