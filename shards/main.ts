@@ -8,6 +8,7 @@ import { LiveActors } from "./LiveActors.ts"
 import { ClusterStats } from "./Stats.ts"
 import { RelayPublisher } from "./Relay.ts"
 import { UserEvents } from "./UserEvents.ts"
+import { telemetryLayer } from "../src/platform/Telemetry.ts"
 
 /**
  * A shard process: a runner hosting guild and user actors. It needs the
@@ -18,15 +19,17 @@ const main = Effect.gen(function*() {
   if (!isClusterMode(settings)) {
     return yield* Effect.die(new Error("a shard process needs DATABASE_URL and REDIS_URL (npm start runs everything in one process)"))
   }
-  yield* Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`)
-  return yield* Layer.launch(
+  const launch = Effect.andThen(
+    Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`),
+    Layer.launch(
     Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer, RelayPublisher.layer).pipe(
       Layer.provide(UserEvents.layerRedis),
       Layer.provideMerge(runnerSharding(settings)),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer)
-    )
+    ))
   )
+  return yield* Effect.provide(launch, telemetryLayer(settings, "shard"))
 }).pipe(Effect.provide(AppConfig.layer))
 
 NodeRuntime.runMain(main)

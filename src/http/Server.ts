@@ -6,6 +6,8 @@ import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
 import { AppConfig, type Settings } from "../platform/Config.ts"
+import { tagRequest } from "../platform/Logs.ts"
+import { telemetryOf } from "../platform/Telemetry.ts"
 import { clientAddress, networkSet } from "../platform/IpAddress.ts"
 import { IpBanList } from "../admin/bans/IpBanList.ts"
 import { Api } from "./Api.ts"
@@ -50,8 +52,11 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
     HttpServerRequest.HttpServerRequest
   > =>
     // Combinators rather than a generator: this runs on every request.
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
+      // Log lines of this request carry its id (Logs.ts).
+      tagRequest(fiber, requestId)
       const peer = Option.getOrUndefined(request.remoteAddress)
       const client = clientAddress(peer, trusted.size > 0 ? request.headers["x-forwarded-for"] : undefined, trusted)
       const url = isVersioned(request.url) ? request.url.slice(3) || "/" : request.url
@@ -81,7 +86,7 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
         )
       )
       return logRequests
-        ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId }))
+        ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`))
         : answered
     }), { global: true })
 }
@@ -122,9 +127,12 @@ const server = (settings: Settings, ipBans: IpBanList["Service"], handlers: Cont
 /**
  * Serves the handlers. Every request's fiber starts from the context the server
  * was built in, and Effect copies that context whenever a request adds to it.
- * So the server is built from nothing of the application: the handlers took
- * their services when they were built (LeanGroups.ts), and only the router sees them;
- * the request middleware holds the list of banned addresses the same way.
+ * So the server is built from nothing of the application but its tracer and
+ * loggers (Telemetry.ts): the handlers took their services when they were built
+ * (LeanGroups.ts), and only the router sees them; the request middleware holds
+ * the list of banned addresses the same way. With a tracer other than Effect's
+ * native one, the server makes a span of every request (method, `http.route`,
+ * status); without one, it makes none.
  */
 export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -133,6 +141,6 @@ export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
     return Layer.fromBuild((memoMap, scope) =>
       Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
         Layer.buildWithMemoMap(server(settings, ipBans, built), memoMap, scope).pipe(
-          Effect.updateContext((_: Context.Context<R>) => Context.empty())
+          Effect.updateContext((everything: Context.Context<R>) => telemetryOf(everything))
         )))
   }))

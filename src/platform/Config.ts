@@ -95,7 +95,22 @@ export interface Settings {
   readonly mediaFetch: MediaFetchSettings
   /** Saved media ("memes") one user may keep. */
   readonly memesMaxPerUser: number
+  /**
+   * `OTEL_EXPORTER_OTLP_ENDPOINT`: an OTLP/HTTP collector's base URL (traces go to
+   * `<endpoint>/v1/traces`); absent: no traces are exported, and none are made.
+   */
+  readonly otlpEndpoint: Option.Option<string>
+  /** `OTEL_SERVICE_NAME`; absent: `guildhall-api` or `guildhall-shard` by the process's role. */
+  readonly otelServiceName: Option.Option<string>
+  /** `OTEL_BSP_SCHEDULE_DELAY`: milliseconds between two exports of ended spans. */
+  readonly otlpExportIntervalMillis: number
+  /** How log lines are written: one JSON object a line, or coloured text for a terminal. */
+  readonly logFormat: LogFormat
+  /** A port for `/_health` and `/_ready` of a shard process (Kubernetes probes); absent: none. */
+  readonly healthPort: Option.Option<number>
 }
+
+export type LogFormat = "json" | "pretty"
 
 /** One GIF provider's API: its base URL (no trailing slash) and its key, if the operator has one. */
 export interface GifProviderSettings {
@@ -274,6 +289,12 @@ const mediaFetchConfig: Config.Config<MediaFetchSettings> = Config.all({
   timeoutMillis: positiveInt("MEDIA_FETCH_TIMEOUT_MS", 15_000)
 })
 
+/** LOG_FORMAT: `json` or `pretty`; unset, JSON under NODE_ENV=production (log collectors read it), else pretty. */
+const logFormatConfig: Config.Config<LogFormat> = Config.all({
+  chosen: Config.Literals(["json", "pretty"], "LOG_FORMAT").pipe(Config.option),
+  nodeEnv: Config.String("NODE_ENV").pipe(Config.withDefault("development"))
+}).pipe(Config.map(({ chosen, nodeEnv }) => Option.getOrElse(chosen, () => nodeEnv === "production" ? "json" : "pretty")))
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -321,7 +342,12 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   gifProviderTimeoutMillis: positiveInt("GIF_PROVIDER_TIMEOUT_MS", 5_000),
   socialInstanceUrl: socialInstanceUrlConfig,
   mediaFetch: mediaFetchConfig,
-  memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES)
+  memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES),
+  otlpEndpoint: httpUrl("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.option),
+  otelServiceName: Config.NonEmptyString("OTEL_SERVICE_NAME").pipe(Config.option),
+  otlpExportIntervalMillis: positiveInt("OTEL_BSP_SCHEDULE_DELAY", 5_000),
+  logFormat: logFormatConfig,
+  healthPort: Config.Port("HEALTH_PORT").pipe(Config.option)
 })
 
 const checked = (settings: Settings) =>

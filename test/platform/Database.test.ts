@@ -54,7 +54,12 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   gifProviderTimeoutMillis: 5_000,
   socialInstanceUrl: Option.none(),
   mediaFetch: { allowPrivate: false, allowedNetworks: [], maxBytes: 1024, timeoutMillis: 1000 },
-  memesMaxPerUser: 50
+  memesMaxPerUser: 50,
+  otlpEndpoint: Option.none(),
+  otelServiceName: Option.none(),
+  otlpExportIntervalMillis: 5_000,
+  logFormat: "pretty",
+  healthPort: Option.none()
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */
