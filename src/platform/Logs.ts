@@ -38,10 +38,13 @@ const jsonLogger = Logger.withConsoleLog(Logger.make((options) => {
 
 const pretty = Logger.consolePretty()
 
-/** Effect's pretty console lines, with the request id appended to the message. */
+/** Effect's pretty console lines, the request id after the message's first line. */
 const prettyLogger = Logger.make((options) => {
   const requestId = requestIds.get(options.fiber)
-  return pretty.log(requestId === undefined ? options : { ...options, message: [...Arr.ensure(options.message), `requestId=${requestId}`] })
+  if (requestId === undefined) return pretty.log(options)
+  const [first, ...rest] = Arr.ensure(options.message)
+  const tagged = typeof first === "string" ? [`${first} requestId=${requestId}`, ...rest] : [`requestId=${requestId}`, first, ...rest]
+  return pretty.log({ ...options, message: tagged })
 })
 
 /** The process's loggers (LOG_FORMAT); log messages also become events of the current span. */

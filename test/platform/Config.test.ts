@@ -36,4 +36,40 @@ describe("settings", () => {
         assert.include(failure(yield* settingsFrom({ CORS_ORIGINS: wrong })), "CORS_ORIGINS", wrong)
       }
     }))
+
+  it.effect("read the telemetry settings: OTLP endpoint and service name, log format by NODE_ENV unless LOG_FORMAT says, HEALTH_PORT", () =>
+    Effect.gen(function*() {
+      const read = (env: Record<string, string>) =>
+        Effect.map(settingsFrom(env), (exit) => {
+          if (Exit.isFailure(exit)) return failure(exit)
+          const { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, logFormat, healthPort } = exit.value
+          return { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, logFormat, healthPort }
+        })
+      assert.deepStrictEqual(yield* read({}), {
+        otlpEndpoint: Option.none(),
+        otelServiceName: Option.none(),
+        otlpExportIntervalMillis: 5_000,
+        logFormat: "pretty",
+        healthPort: Option.none()
+      })
+      assert.deepStrictEqual(yield* read({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/",
+        OTEL_SERVICE_NAME: "chat-api",
+        OTEL_BSP_SCHEDULE_DELAY: "1000",
+        NODE_ENV: "production",
+        HEALTH_PORT: "8081"
+      }), {
+        otlpEndpoint: Option.some("http://collector:4318"),
+        otelServiceName: Option.some("chat-api"),
+        otlpExportIntervalMillis: 1_000,
+        logFormat: "json",
+        healthPort: Option.some(8081)
+      })
+      const format = (env: Record<string, string>) => Effect.map(read(env), (r) => (typeof r === "string" ? r : r.logFormat))
+      assert.strictEqual(yield* format({ NODE_ENV: "production", LOG_FORMAT: "pretty" }), "pretty")
+      assert.strictEqual(yield* format({ LOG_FORMAT: "json" }), "json")
+      assert.include(yield* format({ LOG_FORMAT: "xml" }), "LOG_FORMAT")
+      assert.include(failure(yield* settingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })), "OTEL_EXPORTER_OTLP_ENDPOINT")
+      assert.include(failure(yield* settingsFrom({ HEALTH_PORT: "0x" })), "HEALTH_PORT")
+    }))
 })
