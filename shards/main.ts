@@ -4,6 +4,7 @@ import { clusterPlatformLayer, entitiesLayer } from "./Layers.ts"
 import { AppConfig, isClusterMode } from "../src/platform/Config.ts"
 import { runnerSharding } from "./Cluster.ts"
 import { ControlListener } from "./Control.ts"
+import { healthListener } from "./HealthListener.ts"
 import { LiveActors } from "./LiveActors.ts"
 import { ClusterStats } from "./Stats.ts"
 import { RelayPublisher } from "./Relay.ts"
@@ -19,15 +20,21 @@ const main = Effect.gen(function*() {
   if (!isClusterMode(settings)) {
     return yield* Effect.die(new Error("a shard process needs DATABASE_URL and REDIS_URL (npm start runs everything in one process)"))
   }
+  const shard = Layer.mergeAll(
+    entitiesLayer(settings),
+    ClusterStats.layerRedis("shard", true),
+    ControlListener.layer,
+    RelayPublisher.layer,
+    healthListener(settings)
+  ).pipe(
+    Layer.provide(UserEvents.layerRedis),
+    Layer.provideMerge(runnerSharding(settings)),
+    Layer.provideMerge(LiveActors.layer),
+    Layer.provideMerge(clusterPlatformLayer)
+  )
   const launch = Effect.andThen(
     Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`),
-    Layer.launch(
-    Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer, RelayPublisher.layer).pipe(
-      Layer.provide(UserEvents.layerRedis),
-      Layer.provideMerge(runnerSharding(settings)),
-      Layer.provideMerge(LiveActors.layer),
-      Layer.provideMerge(clusterPlatformLayer)
-    ))
+    Layer.launch(shard)
   )
   return yield* Effect.provide(launch, telemetryLayer(settings, "shard"))
 }).pipe(Effect.provide(AppConfig.layer))

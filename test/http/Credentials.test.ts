@@ -36,6 +36,7 @@ const reference = new Map<string, ReadonlyArray<CredentialKind | "none">>()
 /** Built endpoints the reference does not list, with what they accept and why. */
 const notInReference: Record<string, ReadonlyArray<CredentialKind> | "none" | "admin"> = {
   "GET /_health": "none",
+  "GET /_ready": "none",
   "GET /media/{}": "none",
   "GET /attachments/{}/{}": "none",
   "GET /gateway/socket": "none", // IDENTIFY carries the token
