@@ -207,8 +207,9 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(a
 
   /**
    * A batch in a span of its own, when spans are exported: in the trace of its
-   * first write, linked to the traces of the others (its statements are spans
-   * under it).
+   * first recorded write, linked to the traces of the others (its statements
+   * are spans under it). With no recorded write, an unrecorded span of its own,
+   * so that its statements are not recorded either.
    */
   const traced = (writes: ReadonlyArray<Waiting>, batch: Effect.Effect<boolean>) =>
     Effect.withFiber((fiber) => {
@@ -216,6 +217,8 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(a
       const spans = writes.flatMap((pending) => pending.span ?? [])
       return Effect.withSpan(batch, "WriteBatch.commit", {
         parent: spans[0],
+        root: spans.length === 0,
+        sampled: spans.length > 0,
         links: spans.slice(1).map((span) => ({ span, attributes: {} })),
         attributes: { "batch.writes": writes.length },
         captureStackTrace: false

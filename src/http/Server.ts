@@ -1,12 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Context, Effect, Layer, Option } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Context, Effect, Layer, Option, Tracer } from "effect"
+import { HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
 import { AppConfig, type Settings } from "../platform/Config.ts"
-import { tagRequest } from "../platform/Logs.ts"
 import { telemetryOf } from "../platform/Telemetry.ts"
 import { clientAddress, networkSet } from "../platform/IpAddress.ts"
 import { IpBanList } from "../admin/bans/IpBanList.ts"
@@ -52,11 +51,8 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
     HttpServerRequest.HttpServerRequest
   > =>
     // Combinators rather than a generator: this runs on every request.
-    Effect.withFiber((fiber) => {
-      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
-      // Log lines of this request carry its id (Logs.ts).
-      tagRequest(fiber, requestId)
       const peer = Option.getOrUndefined(request.remoteAddress)
       const client = clientAddress(peer, trusted.size > 0 ? request.headers["x-forwarded-for"] : undefined, trusted)
       const url = isVersioned(request.url) ? request.url.slice(3) || "/" : request.url
@@ -86,9 +82,25 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
         )
       )
       return logRequests
-        ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`))
+        // The id as an annotation of this line alone: annotating the request's fiber would copy its context on every request.
+        ? Effect.tap(answered, (response) =>
+          Effect.annotateLogs(Effect.logInfo(`${request.method} ${request.url} ${response.status}`), "requestId", requestId))
         : answered
     }), { global: true })
+}
+
+/** Load balancers' and Kubernetes' probes: several a second, and nothing to see in a trace. */
+const probes = new Set(["/_health", "/_ready", "/v1/_health", "/v1/_ready"])
+
+/**
+ * What a request starts from: the process's loggers and tracer (Telemetry.ts),
+ * and, when spans are exported, the probes left out of them.
+ */
+const requestContext = (everything: Context.Context<never>): Context.Context<never> => {
+  const telemetry = telemetryOf(everything)
+  return Context.get(everything, Tracer.Tracer) === Tracer.nativeTracer
+    ? telemetry
+    : Context.add(telemetry, HttpMiddleware.TracerDisabledWhen, (request) => probes.has(request.url))
 }
 
 const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
@@ -131,8 +143,8 @@ const server = (settings: Settings, ipBans: IpBanList["Service"], handlers: Cont
  * loggers (Telemetry.ts): the handlers took their services when they were built
  * (LeanGroups.ts), and only the router sees them; the request middleware holds
  * the list of banned addresses the same way. With a tracer other than Effect's
- * native one, the server makes a span of every request (method, `http.route`,
- * status); without one, it makes none.
+ * native one, the server makes a span of every request but the probes (method,
+ * `http.route`, status); without one, it makes none.
  */
 export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -141,6 +153,6 @@ export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
     return Layer.fromBuild((memoMap, scope) =>
       Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
         Layer.buildWithMemoMap(server(settings, ipBans, built), memoMap, scope).pipe(
-          Effect.updateContext((everything: Context.Context<R>) => telemetryOf(everything))
+          Effect.updateContext((everything: Context.Context<R>) => requestContext(everything))
         )))
   }))

@@ -104,6 +104,12 @@ export interface Settings {
   readonly otelServiceName: Option.Option<string>
   /** `OTEL_BSP_SCHEDULE_DELAY`: milliseconds between two exports of ended spans. */
   readonly otlpExportIntervalMillis: number
+  /**
+   * The share of traces started here that are recorded (0 to 1), from
+   * `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`; a trace continued from
+   * another process keeps that process's decision.
+   */
+  readonly traceSampleRatio: number
   /** How log lines are written: one JSON object a line, or coloured text for a terminal. */
   readonly logFormat: LogFormat
   /** A port for `/_health` and `/_ready` of a shard process (Kubernetes probes); absent: none. */
@@ -289,6 +295,20 @@ const mediaFetchConfig: Config.Config<MediaFetchSettings> = Config.all({
   timeoutMillis: positiveInt("MEDIA_FETCH_TIMEOUT_MS", 15_000)
 })
 
+/**
+ * OTEL_TRACES_SAMPLER as OpenTelemetry names it, parent-based or not (a trace
+ * continued from another process always keeps that process's decision here):
+ * always_on (the default), always_off, traceidratio with OTEL_TRACES_SAMPLER_ARG
+ * the ratio (default 1).
+ */
+const traceSampleRatioConfig: Config.Config<number> = Config.all({
+  sampler: Config.Literals(
+    ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"],
+    "OTEL_TRACES_SAMPLER"
+  ).pipe(Config.withDefault("parentbased_always_on")),
+  ratio: Config.schema(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })), "OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1))
+}).pipe(Config.map(({ sampler, ratio }) => sampler.endsWith("always_on") ? 1 : sampler.endsWith("always_off") ? 0 : ratio))
+
 /** LOG_FORMAT: `json` or `pretty`; unset, JSON under NODE_ENV=production (log collectors read it), else pretty. */
 const logFormatConfig: Config.Config<LogFormat> = Config.all({
   chosen: Config.Literals(["json", "pretty"], "LOG_FORMAT").pipe(Config.option),
@@ -346,6 +366,7 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   otlpEndpoint: httpUrl("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.option),
   otelServiceName: Config.NonEmptyString("OTEL_SERVICE_NAME").pipe(Config.option),
   otlpExportIntervalMillis: positiveInt("OTEL_BSP_SCHEDULE_DELAY", 5_000),
+  traceSampleRatio: traceSampleRatioConfig,
   logFormat: logFormatConfig,
   healthPort: Config.Port("HEALTH_PORT").pipe(Config.option)
 })

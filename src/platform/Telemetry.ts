@@ -10,11 +10,14 @@ export const telemetryLayer = (settings: Settings, role: ProcessRole) =>
   Layer.mergeAll(loggingLayer(settings.logFormat), tracingLayer(settings, role))
 
 /**
- * The tracer and loggers of `context`, for a fiber that starts from a context
- * of its own (the HTTP server's requests: src/http/Server.ts) and must still
- * log and trace as the process does.
+ * The loggers and, when spans are exported, the tracer of `context`, for a
+ * fiber that starts from a context of its own (the HTTP server's requests:
+ * src/http/Server.ts) and must still log and trace as the process does.
+ * Without a collector the tracer stays out: requests take Effect's native one,
+ * for which the server makes no spans.
  */
-export const telemetryOf = (context: Context.Context<never>): Context.Context<never> =>
-  Context.make(Tracer.Tracer, Context.get(context, Tracer.Tracer)).pipe(
-    Context.add(Logger.CurrentLoggers, Context.get(context, Logger.CurrentLoggers))
-  )
+export const telemetryOf = (context: Context.Context<never>): Context.Context<never> => {
+  const loggers = Context.make(Logger.CurrentLoggers, Context.get(context, Logger.CurrentLoggers))
+  const tracer = Context.get(context, Tracer.Tracer)
+  return tracer === Tracer.nativeTracer ? loggers : Context.add(loggers, Tracer.Tracer, tracer)
+}

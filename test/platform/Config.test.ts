@@ -71,5 +71,13 @@ describe("settings", () => {
       assert.include(yield* format({ LOG_FORMAT: "xml" }), "LOG_FORMAT")
       assert.include(failure(yield* settingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })), "OTEL_EXPORTER_OTLP_ENDPOINT")
       assert.include(failure(yield* settingsFrom({ HEALTH_PORT: "0x" })), "HEALTH_PORT")
+      const ratio = (env: Record<string, string>) =>
+        Effect.map(settingsFrom(env), (exit) => (Exit.isSuccess(exit) ? exit.value.traceSampleRatio : failure(exit)))
+      assert.strictEqual(yield* ratio({}), 1)
+      assert.strictEqual(yield* ratio({ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" }), 0.25)
+      assert.strictEqual(yield* ratio({ OTEL_TRACES_SAMPLER: "always_off" }), 0)
+      assert.strictEqual(yield* ratio({ OTEL_TRACES_SAMPLER_ARG: "0.25" }), 1)
+      assert.include(String(yield* ratio({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "2" })), "OTEL_TRACES_SAMPLER_ARG")
+      assert.include(String(yield* ratio({ OTEL_TRACES_SAMPLER: "jaeger_remote" })), "OTEL_TRACES_SAMPLER")
     }))
 })

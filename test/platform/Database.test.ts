@@ -58,6 +58,7 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   otlpEndpoint: Option.none(),
   otelServiceName: Option.none(),
   otlpExportIntervalMillis: 5_000,
+  traceSampleRatio: 1,
   logFormat: "pretty",
   healthPort: Option.none()
 })
