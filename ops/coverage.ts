@@ -52,11 +52,11 @@ const doneCount = spec.length - planned.length
 // Operations of the production reference (../shared/spec/reference/operations.md) that clients
 // use beside the listed ones (a webhook's execute, deletes the list leaves out), and our own routes.
 const specShapes = new Set(spec.map((e) => shape(`${e.method} ${e.path}`)))
-const OWN_ROUTES = new Set(["GET /_health", "GET /openapi.json", "GET /docs"])
+const OWN_ROUTES = new Set(["GET /_health", "GET /_ready", "GET /openapi.json", "GET /docs"])
 const beyond = [...built].filter((key) => !specShapes.has(shape(key)) && !OWN_ROUTES.has(key)).sort()
 const table = [
   `${doneCount} of ${spec.length} endpoints of the spec are built; the other ${planned.length} answer 501 \`NOT_IMPLEMENTED\`.`,
-  `Also served, outside the spec's list: \`GET /_health\`, \`GET /openapi.json\`, \`GET /docs\`, and ${beyond.length} more routes (listed below): operations of the production reference the list leaves out, and the media and gateway socket routes.`,
+  `Also served, outside the spec's list: \`GET /_health\`, \`GET /_ready\`, \`GET /openapi.json\`, \`GET /docs\`, and ${beyond.length} more routes (listed below): operations of the production reference the list leaves out, and the media and gateway socket routes.`,
   "",
   "| part | section | built | of |",
   "|---|---|---:|---:|",

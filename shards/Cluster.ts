@@ -1,7 +1,6 @@
 import { NodeClusterSocket, NodeCrypto } from "@effect/platform-node"
 import { Duration, Layer, Option } from "effect"
 import {
-
   RunnerAddress,
   RunnerHealth,
   Runners,
@@ -14,6 +13,7 @@ import {
 import { RpcSerialization } from "effect/rpc"
 import type { Settings } from "../src/platform/Config.ts"
 import { RedisRunnerStorage } from "./RedisRunnerStorage.ts"
+import { ClusterReadiness } from "./Readiness.ts"
 
 /**
  * The three ways a process takes part in the cluster:
@@ -78,7 +78,7 @@ const serialization = RpcSerialization.layerSchemaBinary()
 
 /** Sharding of the single process that is the whole system. */
 export const embeddedSharding = (settings: Settings) =>
-  Sharding.layer.pipe(
+  Layer.merge(Sharding.layer, ClusterReadiness.layerEmbedded).pipe(
     Layer.provideMerge(Runners.layerNoop),
     Layer.provideMerge(messageStorage),
     Layer.provide([RunnerStorage.layerMemory, RunnerHealth.layerNoop]),
@@ -87,7 +87,10 @@ export const embeddedSharding = (settings: Settings) =>
 
 /** Sharding of a shard process: hosts entities, serves peers over TCP. */
 export const runnerSharding = (settings: Settings) =>
-  SocketRunner.layer.pipe(
+  Layer.provideMerge(
+    ClusterReadiness.layerRunner(RunnerAddress.make(settings.shardAdvertiseHost, settings.shardPort)),
+    SocketRunner.layer
+  ).pipe(
     Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),
     Layer.provide(
       RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(NodeClusterSocket.layerClientProtocol))
@@ -100,7 +103,7 @@ export const runnerSharding = (settings: Settings) =>
 
 /** Sharding of an API process in cluster mode: sends to runners, hosts nothing. */
 export const clientSharding = (settings: Settings) =>
-  SocketRunner.layerClientOnly.pipe(
+  Layer.merge(SocketRunner.layerClientOnly, ClusterReadiness.layerClient).pipe(
     Layer.provide(NodeClusterSocket.layerClientProtocol),
     Layer.provideMerge(messageStorage),
     Layer.provide(redisOwnership(settings)),

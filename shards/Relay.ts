@@ -5,6 +5,7 @@ import { LiveActors } from "./LiveActors.ts"
 import { AppConfig } from "../src/platform/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import type { Dispatch } from "../src/model/Dispatch.ts"
+import type { TraceContext } from "../src/platform/Tracing.ts"
 
 /**
  * Guild events between processes (cluster mode). The process of the guild's
@@ -22,6 +23,8 @@ export interface RoutedEvent {
   readonly dispatch: Dispatch
   readonly audience: Audience
   readonly membership: { readonly userId: string; readonly joined: boolean } | undefined
+  /** The commit's place in its trace, when the publishing process exports spans. */
+  readonly trace?: TraceContext | undefined
 }
 
 const Header = Schema.Struct({
@@ -31,14 +34,15 @@ const Header = Schema.Struct({
     Schema.Struct({ kind: Schema.Literal("members") }),
     Schema.Struct({ kind: Schema.Literals(["only", "except"]), users: Schema.Array(Schema.String) })
   ]),
-  membership: Schema.optional(Schema.Struct({ userId: Schema.String, joined: Schema.Boolean }))
+  membership: Schema.optional(Schema.Struct({ userId: Schema.String, joined: Schema.Boolean })),
+  trace: Schema.optional(Schema.Struct({ traceId: Schema.String, spanId: Schema.String }))
 })
 const decodeHeader = Schema.decodeUnknownOption(Schema.fromJsonString(Header))
 
 /** The header's JSON, a newline, then the data's JSON: the data is passed on without being parsed. */
 export const encodeRouted = (event: RoutedEvent): string => {
-  const { guildId, dispatch, audience, membership } = event
-  return `${JSON.stringify({ guildId, type: dispatch.type, audience, membership })}\n${dispatch.data}`
+  const { guildId, dispatch, audience, membership, trace } = event
+  return `${JSON.stringify({ guildId, type: dispatch.type, audience, membership, trace })}\n${dispatch.data}`
 }
 
 export const decodeRouted = (message: string): RoutedEvent | undefined => {
@@ -46,8 +50,8 @@ export const decodeRouted = (message: string): RoutedEvent | undefined => {
   if (newline < 0) return undefined
   const header = decodeHeader(message.slice(0, newline))
   if (header._tag === "None") return undefined
-  const { guildId, type, audience, membership } = header.value
-  return { guildId, dispatch: { type, data: message.slice(newline + 1) }, audience, membership }
+  const { guildId, type, audience, membership, trace } = header.value
+  return { guildId, dispatch: { type, data: message.slice(newline + 1) }, audience, membership, trace }
 }
 
 /** The events of the guilds whose actors live in this process, routed (who may see each one decided here). */
@@ -56,8 +60,9 @@ export const routedEvents = Effect.gen(function*() {
   const live = yield* LiveActors
   const subscription = yield* PubSub.subscribe(events.pubsub)
   return Effect.map(PubSub.takeAll(subscription), (batch) =>
-    batch.map(({ guildId, ...event }): RoutedEvent => ({
+    batch.map(({ guildId, trace, ...event }): RoutedEvent => ({
       guildId,
+      trace,
       dispatch: { type: event.type, data: JSON.stringify(dataForAudience(event)) },
       audience: audienceOf(live.guilds.get(guildId)?.state, event),
       membership: membershipOf(event)

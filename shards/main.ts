@@ -5,10 +5,12 @@ import { AppConfig, isClusterMode } from "../src/platform/Config.ts"
 import { metricsLayer, metricsSwitch } from "../src/platform/MetricsExport.ts"
 import { runnerSharding } from "./Cluster.ts"
 import { ControlListener } from "./Control.ts"
+import { healthListener } from "./HealthListener.ts"
 import { LiveActors } from "./LiveActors.ts"
 import { ClusterStats } from "./Stats.ts"
 import { RelayPublisher } from "./Relay.ts"
 import { UserEvents } from "./UserEvents.ts"
+import { telemetryLayer } from "../src/platform/Telemetry.ts"
 
 /**
  * A shard process: a runner hosting guild and user actors. It needs the
@@ -19,17 +21,25 @@ const main = Effect.gen(function*() {
   if (!isClusterMode(settings)) {
     return yield* Effect.die(new Error("a shard process needs DATABASE_URL and REDIS_URL (npm start runs everything in one process)"))
   }
-  yield* Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`)
-  return yield* Layer.launch(
-    Layer.mergeAll(entitiesLayer(settings), ClusterStats.layerRedis("shard", true), ControlListener.layer, RelayPublisher.layer).pipe(
-      Layer.provide(UserEvents.layerRedis),
-      Layer.provideMerge(runnerSharding(settings)),
-      Layer.provideMerge(metricsLayer),
-      Layer.provideMerge(LiveActors.layer),
-      Layer.provideMerge(clusterPlatformLayer),
-      Layer.provide(metricsSwitch(settings.metrics.enabled))
-    )
+  const shard = Layer.mergeAll(
+    entitiesLayer(settings),
+    ClusterStats.layerRedis("shard", true),
+    ControlListener.layer,
+    RelayPublisher.layer,
+    healthListener(settings)
+  ).pipe(
+    Layer.provide(UserEvents.layerRedis),
+    Layer.provideMerge(runnerSharding(settings)),
+    Layer.provideMerge(metricsLayer),
+    Layer.provideMerge(LiveActors.layer),
+    Layer.provideMerge(clusterPlatformLayer),
+    Layer.provide(metricsSwitch(settings.metrics.enabled))
   )
+  const launch = Effect.andThen(
+    Effect.logInfo(`shard process listening for peers on ${settings.shardHost}:${settings.shardPort}`),
+    Layer.launch(shard)
+  )
+  return yield* Effect.provide(launch, telemetryLayer(settings, "shard"))
 }).pipe(Effect.provide(AppConfig.layer))
 
 NodeRuntime.runMain(main)

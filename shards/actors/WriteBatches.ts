@@ -1,7 +1,8 @@
-import { Cause, Data, Effect, Exit, Option, Scope, type Semaphore } from "effect"
+import { Cause, Data, Effect, Exit, Option, Scope, type Semaphore, type Tracer } from "effect"
 import type { SqlError } from "effect/sql"
 import type { BadRequest } from "../../src/model/Errors.ts"
 import { MetricsOn, seconds, type WriteBatchSeries, writeBatchSeries } from "../../src/platform/Metrics.ts"
+import { exportedSpan, isTracing } from "../../src/platform/Tracing.ts"
 import { permanentRefusal, refusalError } from "./Refusals.ts"
 
 /** What every actor knows of a write it commits: the caller fixed all of it, so a redelivery decides the same. */
@@ -48,6 +49,8 @@ interface Pending<State, Context, Decision, E> extends Delivery<State, Context, 
   readonly resume: (answer: Answer<E>) => void
   /** Deliveries of the same operation id that came while this one was undecided: they take its answer. */
   readonly sameOperation: Array<Pending<State, Context, Decision, E>>
+  /** The caller's span, when spans are exported: the batch's span continues its trace. */
+  readonly span: Tracer.AnySpan | undefined
   answered: boolean
   /** When it was queued (seconds), with metrics on: its wait is recorded as its batch starts. */
   readonly queuedAt: number
@@ -216,9 +219,29 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(
       return true
     })
 
+  /**
+   * A batch in a span of its own, when spans are exported: in the trace of its
+   * first recorded write, linked to the traces of the others (its statements
+   * are spans under it). With no recorded write, an unrecorded span of its own,
+   * so that its statements are not recorded either.
+   */
+  const traced = (writes: ReadonlyArray<Waiting>, batch: Effect.Effect<boolean>) =>
+    Effect.withFiber((fiber) => {
+      if (!isTracing(fiber)) return batch
+      const spans = writes.flatMap((pending) => pending.span ?? [])
+      return Effect.withSpan(batch, "WriteBatch.commit", {
+        parent: spans[0],
+        root: spans.length === 0,
+        sampled: spans.length > 0,
+        links: spans.slice(1).map((span) => ({ span, attributes: {} })),
+        attributes: { "batch.writes": writes.length },
+        captureStackTrace: false
+      })
+    })
+
   /** Whether the batch committed (a failure to decide or commit counts as not). */
   const attempt = (writes: ReadonlyArray<Waiting>) =>
-    Effect.map(Effect.exit(runBatch(writes)), (exit) => Exit.isSuccess(exit) && exit.value)
+    traced(writes, Effect.map(Effect.exit(runBatch(writes)), (exit) => Exit.isSuccess(exit) && exit.value))
 
   /** The writes of the next batch, once there is one (what waits, up to MAX_BATCH). */
   const nextBatch = Effect.callback<ReadonlyArray<Waiting>>((resume) => {
@@ -257,18 +280,21 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(
     })
   )
   const enqueue: Enqueue<State, Context, Decision, E> = (write, { decide, fresh }) =>
-    Effect.callback<string, E | BadRequest | ActorStopped>((resume) => {
-      if (stopped) return resume(Exit.fail(new ActorStopped()))
-      const queuedAt = series === undefined ? 0 : seconds()
-      const pending: Waiting = { write, decide, fresh, resume, sameOperation: [], answered: false, queuedAt }
-      open.add(pending)
-      waiting.push(pending)
-      wake?.()
-      // The caller gave up: a write still waiting leaves the queue; one in a batch goes on unanswered.
-      return Effect.sync(() => {
-        pending.answered = true
-        open.delete(pending)
-        waiting = waiting.filter((p) => p !== pending)
+    Effect.withFiber((fiber) => {
+      const span = exportedSpan(fiber)
+      return Effect.callback<string, E | BadRequest | ActorStopped>((resume) => {
+        if (stopped) return resume(Exit.fail(new ActorStopped()))
+        const queuedAt = series === undefined ? 0 : seconds()
+        const pending: Waiting = { write, decide, fresh, resume, sameOperation: [], span, answered: false, queuedAt }
+        open.add(pending)
+        waiting.push(pending)
+        wake?.()
+        // The caller gave up: a write still waiting leaves the queue; one in a batch goes on unanswered.
+        return Effect.sync(() => {
+          pending.answered = true
+          open.delete(pending)
+          waiting = waiting.filter((p) => p !== pending)
+        })
       })
     })
   return { enqueue, worker, stop }

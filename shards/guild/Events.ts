@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, PubSub } from "effect"
 import type { GuildId } from "../../src/model/Ids.ts"
+import { exportedSpan, type TraceContext } from "../../src/platform/Tracing.ts"
 import type { GuildEvent } from "./Definitions.ts"
 import type { GuildState } from "./State.ts"
 import { viewFor } from "./Views.ts"
@@ -7,6 +8,8 @@ import { viewFor } from "./Views.ts"
 /** A committed change of a guild, as the gateway dispatches it. */
 export interface PublishedEvent extends GuildEvent {
   readonly guildId: GuildId
+  /** Where in its trace the change was committed, when spans are exported: the gateway's dispatch continues it. */
+  readonly trace?: TraceContext | undefined
 }
 
 /**
@@ -24,7 +27,11 @@ export class GuildEvents extends Context.Service<GuildEvents, {
       GuildEvents.of({
         pubsub,
         publish: (guildId, events) =>
-          events.length === 0 ? Effect.void : Effect.asVoid(PubSub.publishAll(pubsub, events.map((e) => ({ guildId, ...e }))))
+          events.length === 0 ? Effect.void : Effect.withFiber((fiber) => {
+            const span = exportedSpan(fiber)
+            const trace = span === undefined ? undefined : { traceId: span.traceId, spanId: span.spanId }
+            return Effect.asVoid(PubSub.publishAll(pubsub, events.map((e) => ({ guildId, trace, ...e }))))
+          })
       }))
   )
 }

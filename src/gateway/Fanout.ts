@@ -9,6 +9,7 @@ import { GatewayRegistry } from "./Registry.ts"
 import type { Dispatch } from "../model/Dispatch.ts"
 import type { GatewaySession } from "./Session.ts"
 import { VoiceStates } from "./VoiceStates.ts"
+import { continueTrace } from "../platform/Tracing.ts"
 import { CarriedId, type GuildId } from "../model/Ids.ts"
 
 /** GUILD_CREATE's `voice_states`, for a session that asked for GUILD_VOICE_STATES. */
@@ -106,11 +107,17 @@ export const FanoutLive = Layer.effectDiscard(Effect.gen(function*() {
     }, { discard: true })
   }
 
+  // In the trace of the write that made the event, when its process exports spans (Relay.ts).
   const deliver = (item: FeedEvent) =>
-    Effect.andThen(item.forGuild ? toGuild(item) : Effect.void, item.forMember ? toMember(item) : Effect.void).pipe(
-      // Voice states the event ends (a member gone, a channel deleted) end once the event is out.
-      Effect.andThen(voices.observe(item.event)),
-      Effect.catchCause((cause) => Effect.logWarning("gateway: an event was not delivered", cause))
+    continueTrace(
+      Effect.andThen(item.forGuild ? toGuild(item) : Effect.void, item.forMember ? toMember(item) : Effect.void).pipe(
+        // Voice states the event ends (a member gone, a channel deleted) end once the event is out.
+        Effect.andThen(voices.observe(item.event)),
+        Effect.catchCause((cause) => Effect.logWarning("gateway: an event was not delivered", cause))
+      ),
+      "gateway.dispatch",
+      item.event.trace,
+      { "gateway.event": item.event.dispatch.type, "guild.id": item.event.guildId }
     )
 
   yield* feed.next.pipe(

@@ -81,7 +81,7 @@ export const toErrorResponse = (cause: Cause.Cause<unknown>, requestId: string) 
       if (mapped) return mapped
     }
     if (Cause.hasInterruptsOnly(cause)) return errorBody(503, "SERVICE_UNAVAILABLE", "The request was interrupted")
-    yield* Effect.logError("request failed", { requestId }, cause)
+    yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs("requestId", requestId))
     return errorBody(500, "GENERAL_ERROR", "Internal server error")
   })
 

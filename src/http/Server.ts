@@ -1,11 +1,12 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Context, Effect, Layer, Option } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Context, Effect, Layer, Option, Tracer } from "effect"
+import { HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
 import { AppConfig, type Settings } from "../platform/Config.ts"
+import { telemetryOf } from "../platform/Telemetry.ts"
 import { clientAddress, networkSet } from "../platform/IpAddress.ts"
 import { IpBanList } from "../admin/bans/IpBanList.ts"
 import { Api } from "./Api.ts"
@@ -89,9 +90,25 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
         })
       )
       return logRequests
-        ? Effect.tap(answered, (response) => Effect.logInfo(`${request.method} ${request.url} ${response.status}`, { requestId }))
+        // The id as an annotation of this line alone: annotating the request's fiber would copy its context on every request.
+        ? Effect.tap(answered, (response) =>
+          Effect.annotateLogs(Effect.logInfo(`${request.method} ${request.url} ${response.status}`), "requestId", requestId))
         : answered
     }), { global: true })
+}
+
+/** Load balancers' and Kubernetes' probes: several a second, and nothing to see in a trace. */
+const probes = new Set(["/_health", "/_ready", "/v1/_health", "/v1/_ready"])
+
+/**
+ * What a request starts from: the process's loggers and tracer (Telemetry.ts),
+ * and, when spans are exported, the probes left out of them.
+ */
+const requestContext = (everything: Context.Context<never>): Context.Context<never> => {
+  const telemetry = telemetryOf(everything)
+  return Context.get(everything, Tracer.Tracer) === Tracer.nativeTracer
+    ? telemetry
+    : Context.add(telemetry, HttpMiddleware.TracerDisabledWhen, (request) => probes.has(request.url))
 }
 
 const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
@@ -131,9 +148,12 @@ const server = (settings: Settings, ipBans: IpBanList["Service"], handlers: Cont
 /**
  * Serves the handlers. Every request's fiber starts from the context the server
  * was built in, and Effect copies that context whenever a request adds to it.
- * So the server is built from nothing of the application: the handlers took
- * their services when they were built (LeanGroups.ts), and only the router sees them;
- * the request middleware holds the list of banned addresses the same way.
+ * So the server is built from nothing of the application but its tracer and
+ * loggers (Telemetry.ts): the handlers took their services when they were built
+ * (LeanGroups.ts), and only the router sees them; the request middleware holds
+ * the list of banned addresses the same way. With a tracer other than Effect's
+ * native one, the server makes a span of every request but the probes (method,
+ * `http.route`, status); without one, it makes none.
  */
 export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -142,6 +162,6 @@ export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
     return Layer.fromBuild((memoMap, scope) =>
       Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
         Layer.buildWithMemoMap(server(settings, ipBans, built), memoMap, scope).pipe(
-          Effect.updateContext((_: Context.Context<R>) => Context.empty())
+          Effect.updateContext((everything: Context.Context<R>) => requestContext(everything))
         )))
   }))

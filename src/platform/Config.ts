@@ -95,6 +95,25 @@ export interface Settings {
   readonly mediaFetch: MediaFetchSettings
   /** Saved media ("memes") one user may keep. */
   readonly memesMaxPerUser: number
+  /**
+   * `OTEL_EXPORTER_OTLP_ENDPOINT`: an OTLP/HTTP collector's base URL (traces go to
+   * `<endpoint>/v1/traces`); absent: no traces are exported, and none are made.
+   */
+  readonly otlpEndpoint: Option.Option<string>
+  /** `OTEL_SERVICE_NAME`; absent: `guildhall-api` or `guildhall-shard` by the process's role. */
+  readonly otelServiceName: Option.Option<string>
+  /** `OTEL_BSP_SCHEDULE_DELAY`: milliseconds between two exports of ended spans. */
+  readonly otlpExportIntervalMillis: number
+  /**
+   * The share of traces started here that are recorded (0 to 1), from
+   * `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`; a trace continued from
+   * another process keeps that process's decision.
+   */
+  readonly traceSampleRatio: number
+  /** How log lines are written: one JSON object a line, or coloured text for a terminal. */
+  readonly logFormat: LogFormat
+  /** A port for `/_health` and `/_ready` of a shard process (Kubernetes probes); absent: none. */
+  readonly healthPort: Option.Option<number>
   /** Prometheus metrics of this process (src/platform/Metrics.ts). */
   readonly metrics: MetricsSettings
 }
@@ -108,6 +127,8 @@ export interface MetricsSettings {
   /** METRICS_HOST: the address that listener binds. */
   readonly host: string
 }
+
+export type LogFormat = "json" | "pretty"
 
 /** One GIF provider's API: its base URL (no trailing slash) and its key, if the operator has one. */
 export interface GifProviderSettings {
@@ -292,6 +313,26 @@ const mediaFetchConfig: Config.Config<MediaFetchSettings> = Config.all({
   timeoutMillis: positiveInt("MEDIA_FETCH_TIMEOUT_MS", 15_000)
 })
 
+/**
+ * OTEL_TRACES_SAMPLER as OpenTelemetry names it, parent-based or not (a trace
+ * continued from another process always keeps that process's decision here):
+ * always_on (the default), always_off, traceidratio with OTEL_TRACES_SAMPLER_ARG
+ * the ratio (default 1).
+ */
+const traceSampleRatioConfig: Config.Config<number> = Config.all({
+  sampler: Config.Literals(
+    ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"],
+    "OTEL_TRACES_SAMPLER"
+  ).pipe(Config.withDefault("parentbased_always_on")),
+  ratio: Config.schema(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })), "OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1))
+}).pipe(Config.map(({ sampler, ratio }) => sampler.endsWith("always_on") ? 1 : sampler.endsWith("always_off") ? 0 : ratio))
+
+/** LOG_FORMAT: `json` or `pretty`; unset, JSON under NODE_ENV=production (log collectors read it), else pretty. */
+const logFormatConfig: Config.Config<LogFormat> = Config.all({
+  chosen: Config.Literals(["json", "pretty"], "LOG_FORMAT").pipe(Config.option),
+  nodeEnv: Config.String("NODE_ENV").pipe(Config.withDefault("development"))
+}).pipe(Config.map(({ chosen, nodeEnv }) => Option.getOrElse(chosen, () => nodeEnv === "production" ? "json" : "pretty")))
+
 export const settingsConfig: Config.Config<Settings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
@@ -340,7 +381,13 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   socialInstanceUrl: socialInstanceUrlConfig,
   mediaFetch: mediaFetchConfig,
   memesMaxPerUser: positiveInt("MEMES_MAX_PER_USER", DEFAULT_MAX_FAVORITE_MEMES),
-  metrics: metricsConfig
+  metrics: metricsConfig,
+  otlpEndpoint: httpUrl("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.option),
+  otelServiceName: Config.NonEmptyString("OTEL_SERVICE_NAME").pipe(Config.option),
+  otlpExportIntervalMillis: positiveInt("OTEL_BSP_SCHEDULE_DELAY", 5_000),
+  traceSampleRatio: traceSampleRatioConfig,
+  logFormat: logFormatConfig,
+  healthPort: Config.Port("HEALTH_PORT").pipe(Config.option)
 })
 
 const checked = (settings: Settings) =>

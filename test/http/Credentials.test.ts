@@ -38,6 +38,7 @@ const notInReference: Record<string, ReadonlyArray<CredentialKind> | "none" | "a
   "GET /_health": "none",
   // Prometheus's scrape, with an operator's key (src/admin/metrics).
   "GET /metrics": "admin",
+  "GET /_ready": "none",
   "GET /media/{}": "none",
   "GET /attachments/{}/{}": "none",
   "GET /gateway/socket": "none", // IDENTIFY carries the token

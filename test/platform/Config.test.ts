@@ -49,4 +49,48 @@ describe("settings", () => {
       assert.include(failure(yield* settingsFrom({ METRICS: "maybe" })), "METRICS")
       assert.include(failure(yield* settingsFrom({ METRICS_PORT: "70000" })), "METRICS_PORT")
     }))
+
+  it.effect("read the telemetry settings: OTLP endpoint and service name, log format by NODE_ENV unless LOG_FORMAT says, HEALTH_PORT", () =>
+    Effect.gen(function*() {
+      const read = (env: Record<string, string>) =>
+        Effect.map(settingsFrom(env), (exit) => {
+          if (Exit.isFailure(exit)) return failure(exit)
+          const { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, logFormat, healthPort } = exit.value
+          return { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, logFormat, healthPort }
+        })
+      assert.deepStrictEqual(yield* read({}), {
+        otlpEndpoint: Option.none(),
+        otelServiceName: Option.none(),
+        otlpExportIntervalMillis: 5_000,
+        logFormat: "pretty",
+        healthPort: Option.none()
+      })
+      assert.deepStrictEqual(yield* read({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/",
+        OTEL_SERVICE_NAME: "chat-api",
+        OTEL_BSP_SCHEDULE_DELAY: "1000",
+        NODE_ENV: "production",
+        HEALTH_PORT: "8081"
+      }), {
+        otlpEndpoint: Option.some("http://collector:4318"),
+        otelServiceName: Option.some("chat-api"),
+        otlpExportIntervalMillis: 1_000,
+        logFormat: "json",
+        healthPort: Option.some(8081)
+      })
+      const format = (env: Record<string, string>) => Effect.map(read(env), (r) => (typeof r === "string" ? r : r.logFormat))
+      assert.strictEqual(yield* format({ NODE_ENV: "production", LOG_FORMAT: "pretty" }), "pretty")
+      assert.strictEqual(yield* format({ LOG_FORMAT: "json" }), "json")
+      assert.include(yield* format({ LOG_FORMAT: "xml" }), "LOG_FORMAT")
+      assert.include(failure(yield* settingsFrom({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })), "OTEL_EXPORTER_OTLP_ENDPOINT")
+      assert.include(failure(yield* settingsFrom({ HEALTH_PORT: "0x" })), "HEALTH_PORT")
+      const ratio = (env: Record<string, string>) =>
+        Effect.map(settingsFrom(env), (exit) => (Exit.isSuccess(exit) ? exit.value.traceSampleRatio : failure(exit)))
+      assert.strictEqual(yield* ratio({}), 1)
+      assert.strictEqual(yield* ratio({ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" }), 0.25)
+      assert.strictEqual(yield* ratio({ OTEL_TRACES_SAMPLER: "always_off" }), 0)
+      assert.strictEqual(yield* ratio({ OTEL_TRACES_SAMPLER_ARG: "0.25" }), 1)
+      assert.include(String(yield* ratio({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "2" })), "OTEL_TRACES_SAMPLER_ARG")
+      assert.include(String(yield* ratio({ OTEL_TRACES_SAMPLER: "jaeger_remote" })), "OTEL_TRACES_SAMPLER")
+    }))
 })

@@ -55,7 +55,13 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   socialInstanceUrl: Option.none(),
   mediaFetch: { allowPrivate: false, allowedNetworks: [], maxBytes: 1024, timeoutMillis: 1000 },
   memesMaxPerUser: 50,
-  metrics: { enabled: false, port: Option.none(), host: "127.0.0.1" }
+  metrics: { enabled: false, port: Option.none(), host: "127.0.0.1" },
+  otlpEndpoint: Option.none(),
+  otelServiceName: Option.none(),
+  otlpExportIntervalMillis: 5_000,
+  traceSampleRatio: 1,
+  logFormat: "pretty",
+  healthPort: Option.none()
 })
 
 /** A database layer of its own: never shared through a memo map with another one. */

@@ -1,0 +1,26 @@
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { Unavailable } from "../model/Errors.ts"
+import { RedisClient } from "./Redis.ts"
+
+/** `what` did not answer: the error object of a probe that failed. */
+export const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: `${what} is not answering` })
+
+/** Postgres answers a query within 2 s. */
+export const probeDatabase = Effect.map(SqlClient.SqlClient, (sql) =>
+  sql`SELECT 1`.pipe(Effect.timeout("2 seconds"), Effect.mapError(() => down("Postgres")), Effect.as("ok" as const)))
+
+/** Redis answers a PING within 2 s; a process without Redis (embedded) does not use it. */
+export const probeRedis = Effect.map(Effect.serviceOption(RedisClient), (redis) =>
+  Option.match(redis, {
+    onNone: () => Effect.succeed("not used" as const),
+    onSome: (client) =>
+      Effect.tryPromise(() => client.ping()).pipe(
+        Effect.timeout("2 seconds"),
+        Effect.mapError(() => down("Redis")),
+        Effect.as("ok" as const)
+      )
+  }))
+
+/** How long one probe answers for: probes that poll every second must not load the database. */
+export const PROBE_TTL = "1 second"
