@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, Effect, Fiber } from "effect"
 import { HttpRouter } from "effect/http"
 import { httpRouteSeries, type HttpRouteSeries, seconds, UNMATCHED_ROUTE } from "../platform/Metrics.ts"
 
@@ -37,16 +37,17 @@ export const startMeasuring = (method: string): Measured => ({ start: seconds(),
 /**
  * `routed` (the router's effect), noting the route that matched. The router
  * puts it in the fiber's context for the handler; it is read as the handler
- * ends, before what encloses the router restores the context it had.
+ * answers, before what encloses the router restores the context it had. A
+ * failure out of the router is one no route matched (a handler's errors are
+ * answers by then): it stays counted as unmatched.
  */
 export const noteRoute = <A, E, R>(routed: Effect.Effect<A, E, R>, measured: Measured): Effect.Effect<A, E, R> =>
-  Effect.ensuring(
-    routed,
-    Effect.withFiberSucceed((fiber) => {
-      const matched = Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)
-      if (matched !== undefined) measured.series = seriesOf(matched.route)
-    })
-  )
+  Effect.map(routed, (answer) => {
+    const fiber = Fiber.getCurrent()
+    const matched = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)
+    if (matched !== undefined) measured.series = seriesOf(matched.route)
+    return answer
+  })
 
 /** Counts the answer under its route and status, with the time it took. */
 export const recordAnswer = (measured: Measured, status: number): void =>

@@ -1,12 +1,13 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Context, Effect, Layer, Option, Tracer } from "effect"
-import { HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Context, Effect, Layer, Option } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import { randomBytes } from "node:crypto"
 import type { unhandled } from "effect/Types"
 import { createServer } from "node:http"
 import { AppConfig, type Settings } from "../platform/Config.ts"
-import { telemetryOf } from "../platform/Telemetry.ts"
+import { loggersOf } from "../platform/Telemetry.ts"
+import { requestTracing, type TraceRequest } from "./RequestTracing.ts"
 import { clientAddress, networkSet } from "../platform/IpAddress.ts"
 import { IpBanList } from "../admin/bans/IpBanList.ts"
 import { Api } from "./Api.ts"
@@ -43,7 +44,15 @@ const isAdmin = (url: string) => url === "/admin" || url.startsWith("/admin/") |
  * every answer (security, Vary), turns everything that escaped into the error object,
  * and counts the request by route and status (METRICS; off, nothing of it runs).
  */
-const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => {
+/** What every request is served with, taken when the server is built: no request looks a service up for it. */
+interface Serving {
+  readonly settings: Settings
+  readonly ipBans: IpBanList["Service"]
+  /** When spans are exported: how a request is traced (RequestTracing.ts). */
+  readonly traceRequest: TraceRequest | undefined
+}
+
+const requestMiddleware = ({ ipBans, settings, traceRequest }: Serving) => {
   const { logRequests } = settings
   const measuring = settings.metrics.enabled
   const trusted = networkSet(settings.trustedProxies)
@@ -89,26 +98,13 @@ const requestMiddleware = (settings: Settings, ipBans: IpBanList["Service"]) => 
           return answer
         })
       )
-      return logRequests
+      const logged = logRequests
         // The id as an annotation of this line alone: annotating the request's fiber would copy its context on every request.
         ? Effect.tap(answered, (response) =>
           Effect.annotateLogs(Effect.logInfo(`${request.method} ${request.url} ${response.status}`), "requestId", requestId))
         : answered
+      return traceRequest === undefined ? logged : traceRequest(request, logged)
     }), { global: true })
-}
-
-/** Load balancers' and Kubernetes' probes: several a second, and nothing to see in a trace. */
-const probes = new Set(["/_health", "/_ready", "/v1/_health", "/v1/_ready"])
-
-/**
- * What a request starts from: the process's loggers and tracer (Telemetry.ts),
- * and, when spans are exported, the probes left out of them.
- */
-const requestContext = (everything: Context.Context<never>): Context.Context<never> => {
-  const telemetry = telemetryOf(everything)
-  return Context.get(everything, Tracer.Tracer) === Tracer.nativeTracer
-    ? telemetry
-    : Context.add(telemetry, HttpMiddleware.TracerDisabledWhen, (request) => probes.has(request.url))
 }
 
 const apiRouter = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" })
@@ -121,13 +117,13 @@ type Handlers = Extract<Layer.Services<typeof apiRouter>, HttpApiGroup.Service<s
  * the API's routes also behind the refusal of text that cannot be stored.
  * The handlers are given to the API's router alone: requests never look them up.
  */
-const routes = (settings: Settings, ipBans: IpBanList["Service"], handlers: Context.Context<Handlers>) =>
+const routes = (serving: Serving, handlers: Context.Context<Handlers>) =>
   Layer.mergeAll(
     apiRouter.pipe(Layer.provide([Layer.succeedContext(handlers), refuseUnstorableInput(Api)])),
     HttpApiScalar.layer(Api, { path: "/docs" }),
     PlannedRoutesLayer,
     consoleRoutes(),
-    requestMiddleware(settings, ipBans)
+    requestMiddleware(serving)
   )
 
 /**
@@ -135,33 +131,33 @@ const routes = (settings: Settings, ipBans: IpBanList["Service"], handlers: Cont
  * Path parameters may be up to 2048 characters (the router's default is 100): a WebAuthn
  * credential id, named in the path, is up to 1023 bytes (1364 in base64url).
  */
-const server = (settings: Settings, ipBans: IpBanList["Service"], handlers: Context.Context<Handlers>) =>
-  HttpRouter.serve(routes(settings, ipBans, handlers), {
+const server = (serving: Serving, handlers: Context.Context<Handlers>) =>
+  HttpRouter.serve(routes(serving, handlers), {
     disableLogger: true,
     routerConfig: { ignoreTrailingSlash: false, maxParamLength: 2048 }
   }).pipe(Layer.provide(NodeHttpServer.layer(createServer, {
-    port: settings.port,
-    host: settings.host,
+    port: serving.settings.port,
+    host: serving.settings.host,
     websocket: { maxPayload: MAX_FRAME_BYTES }
   })))
 
 /**
  * Serves the handlers. Every request's fiber starts from the context the server
  * was built in, and Effect copies that context whenever a request adds to it.
- * So the server is built from nothing of the application but its tracer and
- * loggers (Telemetry.ts): the handlers took their services when they were built
+ * So the server is built from nothing of the application but its loggers
+ * (Telemetry.ts): the handlers took their services when they were built
  * (LeanGroups.ts), and only the router sees them; the request middleware holds
- * the list of banned addresses the same way. With a tracer other than Effect's
- * native one, the server makes a span of every request but the probes (method,
- * `http.route`, status); without one, it makes none.
+ * the list of banned addresses the same way, and, when spans are exported, the
+ * tracer it gives the requests it traces (RequestTracing.ts).
  */
 export const serve = <E, R>(handlers: Layer.Layer<Handlers, E, R>) =>
   Layer.unwrap(Effect.gen(function*() {
     const settings = yield* AppConfig
     const ipBans = yield* IpBanList
+    const serving: Serving = { settings, ipBans, traceRequest: requestTracing(yield* Effect.tracer, settings.traceSampleRatio) }
     return Layer.fromBuild((memoMap, scope) =>
       Effect.flatMap(Layer.buildWithMemoMap(handlers, memoMap, scope), (built) =>
-        Layer.buildWithMemoMap(server(settings, ipBans, built), memoMap, scope).pipe(
-          Effect.updateContext((everything: Context.Context<R>) => requestContext(everything))
+        Layer.buildWithMemoMap(server(serving, built), memoMap, scope).pipe(
+          Effect.updateContext((everything: Context.Context<R>) => loggersOf(everything))
         )))
   }))

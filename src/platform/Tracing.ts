@@ -10,13 +10,21 @@ export type ProcessRole = "api" | "shard"
 /**
  * `tracer`, recording only `ratio` of the traces that start here. Effect gives
  * a child the decision of its parent (also one from another process, which the
- * cluster's messages carry), so only roots are drawn. An unrecorded span costs
- * little: the HTTP server adds no attributes to it, and it is not exported.
+ * cluster's messages carry), so only roots are drawn. An unrecorded span is
+ * Effect's native one: it still carries the trace's ids to its children, but
+ * costs what a span costs with no collector (the exporter's spans keep their
+ * attributes and events for the export that will not come).
  */
 const sampled = (tracer: Tracer.Tracer, ratio: number): Tracer.Tracer =>
-  ratio >= 1 ? tracer : Tracer.make({
-    span: (options) =>
-      tracer.span(Option.isNone(options.parent) && options.sampled ? { ...options, sampled: Math.random() < ratio } : options),
+  Tracer.make({
+    span: (options) => {
+      // A request's server span was drawn already, with the caller's traceparent (src/http/RequestTracing.ts).
+      const recorded = options.sampled &&
+        (ratio >= 1 || Option.isSome(options.parent) || options.kind === "server" || Math.random() < ratio)
+      return recorded
+        ? tracer.span(options)
+        : Tracer.nativeTracer.span(options.sampled ? { ...options, sampled: false } : options)
+    },
     context: tracer.context
   })
 

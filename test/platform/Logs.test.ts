@@ -22,6 +22,22 @@ const logLines = (output: string) =>
     return decoded._tag === "Some" ? [decoded.value] : []
   })
 
+/** An API process on a scratch database logging every request, with `settings`: its URL and output. */
+const serverLogging = (settings: Readonly<Record<string, string>>) =>
+  Effect.gen(function*() {
+    const port = yield* freePort
+    const base = `http://127.0.0.1:${port}`
+    const server = yield* startProcess("src/main.ts", {
+      PORT: String(port),
+      DATABASE_URL: yield* scratchDatabase,
+      RATE_LIMITS: "off",
+      LOG_REQUESTS: "true",
+      ...settings
+    })
+    yield* waitHealthy(`${base}/_health`, server)
+    return { base, server }
+  })
+
 const get = (url: string) =>
   Effect.promise(async () => {
     const response = await fetch(url)
@@ -32,18 +48,11 @@ const get = (url: string) =>
 it.live("LOG_FORMAT=json: every line is a JSON object; a request's carries its request id and its trace and span ids", () =>
   Effect.gen(function*() {
     const receiver = yield* otlpReceiver
-    const port = yield* freePort
-    const base = `http://127.0.0.1:${port}`
-    const server = yield* startProcess("src/main.ts", {
-      PORT: String(port),
-      DATABASE_URL: yield* scratchDatabase,
-      RATE_LIMITS: "off",
+    const { base, server } = yield* serverLogging({
       LOG_FORMAT: "json",
-      LOG_REQUESTS: "true",
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_BSP_SCHEDULE_DELAY: "200"
     })
-    yield* waitHealthy(`${base}/_health`, server)
     const reply = yield* get(`${base}/users/@me`)
     assert.strictEqual(reply.status, 401)
     assert.notStrictEqual(reply.requestId, "")
@@ -66,16 +75,7 @@ it.live("LOG_FORMAT=json: every line is a JSON object; a request's carries its r
 
 it.live("LOG_FORMAT=pretty: text lines, a request's with its request id; no trace ids without a collector", () =>
   Effect.gen(function*() {
-    const port = yield* freePort
-    const base = `http://127.0.0.1:${port}`
-    const server = yield* startProcess("src/main.ts", {
-      PORT: String(port),
-      DATABASE_URL: yield* scratchDatabase,
-      RATE_LIMITS: "off",
-      LOG_FORMAT: "pretty",
-      LOG_REQUESTS: "true"
-    })
-    yield* waitHealthy(`${base}/_health`, server)
+    const { base, server } = yield* serverLogging({ LOG_FORMAT: "pretty" })
     const reply = yield* get(`${base}/users/@me`)
     const output = yield* eventually("the request's log line", Effect.sync(() => server.output()), (o) => o.includes(reply.requestId))
     const lines = output.split("\n")

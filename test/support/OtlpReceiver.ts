@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { createServer, type Server } from "node:http"
+import { localHttpServer } from "./LocalHttp.ts"
 
 const AnyValue = Schema.Struct({
   stringValue: Schema.optional(Schema.NullOr(Schema.String)),
@@ -44,45 +44,35 @@ const flatten = (attributes: typeof Attributes.Type): Record<string, string> =>
 export const otlpReceiver = Effect.gen(function*() {
   const spans: Array<ReceivedSpan> = []
   const posts: Array<string> = []
-  const server = yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      new Promise<Server>((resolve) => {
-        const http = createServer((request, response) => {
-          let body = ""
-          request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-          request.on("end", () => {
-            posts.push(`${request.method} ${request.url} ${request.headers["content-type"] ?? ""}`)
-            if (request.method !== "POST" || request.url !== "/v1/traces") return void response.writeHead(404).end()
-            try {
-              for (const { resource, scopeSpans } of decodeTraceData(body).resourceSpans) {
-                for (const { spans: received } of scopeSpans) {
-                  for (const span of received) {
-                    spans.push({
-                      traceId: span.traceId,
-                      spanId: span.spanId,
-                      parentSpanId: span.parentSpanId ?? undefined,
-                      name: span.name,
-                      attributes: flatten(span.attributes),
-                      resource: flatten(resource.attributes)
-                    })
-                  }
-                }
-              }
-              response.writeHead(200, { "content-type": "application/json" }).end("{}")
-            } catch {
-              response.writeHead(400).end()
+  const endpoint = yield* localHttpServer((request, response) => {
+    let body = ""
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+    request.on("end", () => {
+      posts.push(`${request.method} ${request.url} ${request.headers["content-type"] ?? ""}`)
+      if (request.method !== "POST" || request.url !== "/v1/traces") return void response.writeHead(404).end()
+      try {
+        for (const { resource, scopeSpans } of decodeTraceData(body).resourceSpans) {
+          for (const { spans: received } of scopeSpans) {
+            for (const span of received) {
+              spans.push({
+                traceId: span.traceId,
+                spanId: span.spanId,
+                parentSpanId: span.parentSpanId ?? undefined,
+                name: span.name,
+                attributes: flatten(span.attributes),
+                resource: flatten(resource.attributes)
+              })
             }
-          })
-        })
-        http.listen(0, "127.0.0.1", () => resolve(http))
-      })
-    ),
-    (http) => Effect.promise(() => new Promise<void>((resolve) => http.close(() => resolve())))
-  )
-  const address = server.address()
-  const port = typeof address === "object" && address !== null ? address.port : 0
+          }
+        }
+        response.writeHead(200, { "content-type": "application/json" }).end("{}")
+      } catch {
+        response.writeHead(400).end()
+      }
+    })
+  })
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     /** Every span received so far. */
     spans: () => [...spans],
     /** Every request received so far (method, path, content type), whatever it was. */

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { randomInt } from "node:crypto"
-import { createServer } from "node:http"
+import { localHttpServer } from "./LocalHttp.ts"
 
 export interface Text {
   readonly to: string
@@ -17,33 +17,23 @@ export class TestSmsProvider extends Context.Service<TestSmsProvider, {
     TestSmsProvider,
     Effect.gen(function*() {
       const received: Array<Text & { taken: boolean }> = []
-      const server = yield* Effect.acquireRelease(
-        Effect.promise(() =>
-          new Promise<ReturnType<typeof createServer>>((resolve) => {
-            const http = createServer((request, response) => {
-              let body = ""
-              request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-              request.on("end", () => {
-                try {
-                  const parsed: unknown = JSON.parse(body)
-                  if (typeof parsed === "object" && parsed !== null && "to" in parsed && "body" in parsed) {
-                    received.push({ to: String(parsed.to), body: String(parsed.body), taken: false })
-                    response.writeHead(202).end()
-                    return
-                  }
-                } catch {
-                  // falls through to 400
-                }
-                response.writeHead(400).end()
-              })
-            })
-            http.listen(0, "127.0.0.1", () => resolve(http))
-          })
-        ),
-        (http) => Effect.promise(() => new Promise<void>((resolve) => http.close(() => resolve())))
-      )
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
+      const base = yield* localHttpServer((request, response) => {
+        let body = ""
+        request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+        request.on("end", () => {
+          try {
+            const parsed: unknown = JSON.parse(body)
+            if (typeof parsed === "object" && parsed !== null && "to" in parsed && "body" in parsed) {
+              received.push({ to: String(parsed.to), body: String(parsed.body), taken: false })
+              response.writeHead(202).end()
+              return
+            }
+          } catch {
+            // falls through to 400
+          }
+          response.writeHead(400).end()
+        })
+      })
       const next = (to: string) =>
         Effect.promise(async () => {
           const deadline = Date.now() + 10_000
@@ -57,7 +47,7 @@ export class TestSmsProvider extends Context.Service<TestSmsProvider, {
           }
           throw new Error(`no text to ${to} within 10 s`)
         })
-      return { url: `http://127.0.0.1:${port}/messages`, next }
+      return { url: `${base}/messages`, next }
     })
   )
 }
