@@ -1,9 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { RunnerAddress, RunnerStorage, Sharding } from "effect/cluster"
 import { Unavailable } from "../src/model/Errors.ts"
-import { PROBE_TTL, probeDatabase, probeRedis } from "../src/platform/Probes.ts"
-
-const notReady = (message: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message })
+import { notReady, PROBE_TTL, probeDatabase, probeRedis } from "../src/platform/Probes.ts"
 
 /**
  * Whether this process has its place in the cluster: the one process of an

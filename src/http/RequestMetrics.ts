@@ -1,6 +1,6 @@
 import { Context, Effect, Fiber } from "effect"
 import { HttpRouter } from "effect/http"
-import { httpRouteSeries, type HttpRouteSeries, seconds, UNMATCHED_ROUTE } from "../platform/Metrics.ts"
+import { httpRouteSeries, type HttpRouteSeries, madeOnce, seconds, UNMATCHED_ROUTE } from "../platform/Metrics.ts"
 
 /*
  * The HTTP request metrics (guildhall_http_requests_total and
@@ -10,21 +10,12 @@ import { httpRouteSeries, type HttpRouteSeries, seconds, UNMATCHED_ROUTE } from 
  * so a request builds no string to find it.
  */
 
-const byRoute = new WeakMap<HttpRouter.Route<unknown, unknown>, HttpRouteSeries>()
+const seriesOf = madeOnce(
+  new WeakMap<HttpRouter.Route<unknown, unknown>, HttpRouteSeries>(),
+  (route) => httpRouteSeries(route.method, route.path)
+)
 // Node's parser takes only the methods it knows: a handful of series at most.
-const unmatched = new Map<string, HttpRouteSeries>()
-
-const unmatchedOf = (method: string) => {
-  let series = unmatched.get(method)
-  if (series === undefined) unmatched.set(method, series = httpRouteSeries(method, UNMATCHED_ROUTE))
-  return series
-}
-
-const seriesOf = (route: HttpRouter.Route<unknown, unknown>) => {
-  let series = byRoute.get(route)
-  if (series === undefined) byRoute.set(route, series = httpRouteSeries(route.method, route.path))
-  return series
-}
+const unmatchedOf = madeOnce(new Map<string, HttpRouteSeries>(), (method) => httpRouteSeries(method, UNMATCHED_ROUTE))
 
 /** A request being measured: when it started, and the series of the route it matched (until then, of none). */
 export interface Measured {

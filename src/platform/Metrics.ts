@@ -22,6 +22,17 @@ export const MetricsOn = Context.Reference<boolean>("guildhall/MetricsOn", { def
 /** Where series are updated: the process's default registry, which the exporter reads too. */
 const registry: Context.Context<never> = Context.empty()
 
+/** `make(key)`, made the first time `key` is asked for and kept in `store` (a series per label value). */
+export const madeOnce = <K, V>(
+  store: { get: (key: K) => V | undefined; set: (key: K, value: V) => unknown },
+  make: (key: K) => V
+) =>
+  (key: K): V => {
+    let made = store.get(key)
+    if (made === undefined) store.set(key, made = make(key))
+    return made
+  }
+
 /** Seconds since an arbitrary origin, for durations (monotonic, cheap). */
 export const seconds = (): number => performance.now() / 1000
 
@@ -119,15 +130,6 @@ export interface WriteBatchSeries {
   readonly committed: (size: number, elapsedSeconds: number, ok: boolean) => void
 }
 
-const batchSeriesByActor = new Map<string, WriteBatchSeries>()
-
-/** The series of one kind of actor, made once for all its actors. */
-export const writeBatchSeries = (actor: string): WriteBatchSeries => {
-  let series = batchSeriesByActor.get(actor)
-  if (series === undefined) batchSeriesByActor.set(actor, series = makeWriteBatchSeries(actor))
-  return series
-}
-
 const makeWriteBatchSeries = (actor: string): WriteBatchSeries => {
   const wait = latency(
     "guildhall_actor_queue_wait_seconds",
@@ -155,25 +157,20 @@ const makeWriteBatchSeries = (actor: string): WriteBatchSeries => {
   }
 }
 
+/** The series of one kind of actor, made once for all its actors. */
+export const writeBatchSeries = madeOnce(new Map<string, WriteBatchSeries>(), makeWriteBatchSeries)
+
 // -----------------------------------------------------------------------------
 // Actor state loads (shards/actors/Mailbox.ts)
 // -----------------------------------------------------------------------------
 
-const loadSeriesByActor = new Map<string, Metric.Histogram<number>>()
-
 /** The load-time series of one kind of actor, made once for all its actors. */
-export const stateLoadSeries = (actor: string): Metric.Histogram<number> => {
-  let series = loadSeriesByActor.get(actor)
-  if (series === undefined) {
-    series = latency(
-      "guildhall_actor_state_load_seconds",
-      "Time an actor takes to load its state from Postgres (what the first messages of its mailbox wait for), by actor kind",
-      { actor }
-    )
-    loadSeriesByActor.set(actor, series)
-  }
-  return series
-}
+export const stateLoadSeries = madeOnce(new Map<string, Metric.Histogram<number>>(), (actor) =>
+  latency(
+    "guildhall_actor_state_load_seconds",
+    "Time an actor takes to load its state from Postgres (what the first messages of its mailbox wait for), by actor kind",
+    { actor }
+  ))
 
 /** Records one load of `seconds`. */
 export const recordStateLoad = (series: Metric.Histogram<number>, elapsedSeconds: number): void =>

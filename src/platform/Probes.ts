@@ -3,8 +3,11 @@ import { SqlClient } from "effect/sql"
 import { Unavailable } from "../model/Errors.ts"
 import { RedisClient } from "./Redis.ts"
 
-/** `what` did not answer: the error object of a probe that failed. */
-export const down = (what: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: `${what} is not answering` })
+/** A probe that failed, saying why: its error object. */
+export const notReady = (message: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message })
+
+/** `what` did not answer. */
+const down = (what: string) => notReady(`${what} is not answering`)
 
 /** Postgres answers a query within 2 s. */
 export const probeDatabase = Effect.map(SqlClient.SqlClient, (sql) =>
