@@ -58,8 +58,8 @@ export class DmRepo extends Context.Service<DmRepo, {
         }
       }, Effect.orDie)
 
-      const commitWrites = Effect.fn("DmRepo.commitWrites")((id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
-        commitDecided(sql, id, writes))
+      const commitWrites = (id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
+        commitDecided(sql, id, writes)
 
       return DmRepo.of({
         load,

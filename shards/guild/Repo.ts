@@ -96,7 +96,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
       // A batch's rows, then all its audit entries and all its operation records in one
       // statement each: round trips, not rows, are what a batch costs. A batch of one kind of
       // row (a burst of member updates, of messages) is one statement, its own transaction.
-      const commitWrites = Effect.fn("GuildRepo.commitWrites")((guildId: string, writes: ReadonlyArray<DecidedWrite>) => {
+      // No span of its own: the batch's (WriteBatch.commit) is this call's, statements under it.
+      const commitWrites = (guildId: string, writes: ReadonlyArray<DecidedWrite>): Effect.Effect<void, SqlError.SqlError> => {
         const decisions = writes.map((w) => w.decision)
         const entries = writes.flatMap(({ write, decision }) =>
           decision.audit.map((entry, i) => [
@@ -121,7 +122,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           for (const statement of audit) yield* statement
           yield* operations
         }))
-      })
+      }
 
       return GuildRepo.of({
         load,

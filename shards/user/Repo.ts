@@ -116,8 +116,8 @@ export class UserRepo extends Context.Service<UserRepo, {
         }
       }, Effect.orDie)
 
-      const commitWrites = Effect.fn("UserRepo.commitWrites")((id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
-        commitDecided(sql, id, writes))
+      const commitWrites = (id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
+        commitDecided(sql, id, writes)
 
       return UserRepo.of({
         load,

@@ -105,6 +105,12 @@ export interface Settings {
   /** `OTEL_BSP_SCHEDULE_DELAY`: milliseconds between two exports of ended spans. */
   readonly otlpExportIntervalMillis: number
   /**
+   * `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`: ended spans that start an export at once
+   * (OpenTelemetry's default, 512): kept small, the spans waiting for their
+   * export die young instead of burdening the old generation's collections.
+   */
+  readonly otlpMaxBatchSize: number
+  /**
    * The share of traces started here that are recorded (0 to 1), from
    * `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`; a trace continued from
    * another process keeps that process's decision.
@@ -385,6 +391,7 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   otlpEndpoint: httpUrl("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.option),
   otelServiceName: Config.NonEmptyString("OTEL_SERVICE_NAME").pipe(Config.option),
   otlpExportIntervalMillis: positiveInt("OTEL_BSP_SCHEDULE_DELAY", 5_000),
+  otlpMaxBatchSize: positiveInt("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512),
   traceSampleRatio: traceSampleRatioConfig,
   logFormat: logFormatConfig,
   healthPort: Config.Port("HEALTH_PORT").pipe(Config.option)

@@ -47,6 +47,7 @@ export const tracingLayer = (settings: Settings, role: ProcessRole) =>
             attributes: { "guildhall.process.role": role, "process.pid": process.pid }
           },
           exportInterval: settings.otlpExportIntervalMillis,
+          maxBatchSize: settings.otlpMaxBatchSize,
           shutdownTimeout: "3 seconds"
         }), (tracer) => sampled(tracer, settings.traceSampleRatio))
       ).pipe(Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer, OtlpExporter.layerFlusher]))

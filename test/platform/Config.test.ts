@@ -55,13 +55,14 @@ describe("settings", () => {
       const read = (env: Record<string, string>) =>
         Effect.map(settingsFrom(env), (exit) => {
           if (Exit.isFailure(exit)) return failure(exit)
-          const { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, logFormat, healthPort } = exit.value
-          return { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, logFormat, healthPort }
+          const { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, otlpMaxBatchSize, logFormat, healthPort } = exit.value
+          return { otlpEndpoint, otelServiceName, otlpExportIntervalMillis, otlpMaxBatchSize, logFormat, healthPort }
         })
       assert.deepStrictEqual(yield* read({}), {
         otlpEndpoint: Option.none(),
         otelServiceName: Option.none(),
         otlpExportIntervalMillis: 5_000,
+        otlpMaxBatchSize: 512,
         logFormat: "pretty",
         healthPort: Option.none()
       })
@@ -69,12 +70,14 @@ describe("settings", () => {
         OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/",
         OTEL_SERVICE_NAME: "chat-api",
         OTEL_BSP_SCHEDULE_DELAY: "1000",
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "128",
         NODE_ENV: "production",
         HEALTH_PORT: "8081"
       }), {
         otlpEndpoint: Option.some("http://collector:4318"),
         otelServiceName: Option.some("chat-api"),
         otlpExportIntervalMillis: 1_000,
+        otlpMaxBatchSize: 128,
         logFormat: "json",
         healthPort: Option.some(8081)
       })

@@ -59,6 +59,7 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   otlpEndpoint: Option.none(),
   otelServiceName: Option.none(),
   otlpExportIntervalMillis: 5_000,
+  otlpMaxBatchSize: 512,
   traceSampleRatio: 1,
   logFormat: "pretty",
   healthPort: Option.none()
