@@ -67,7 +67,10 @@ const responseOf = (row: JobRow): SystemDmJobResponse => ({
  * further. A target's row goes, and its count is added, only after its send was
  * answered (`finishTarget`, one transaction). So whatever a crash interrupts, a
  * resumed job finds the target's row with the same operation id, and its send
- * is either the first (nothing committed) or answered from the record.
+ * is either the first (nothing committed) or answered from the record (kept for
+ * good: nothing prunes actor_operations). Two processes on one job (a lease run
+ * out under a slow batch) send under the same ids too, and a row is counted by
+ * whichever removes it.
  */
 export class SystemDmJobs extends Context.Service<SystemDmJobs, {
   readonly create: (job: { readonly id: string; readonly adminId: string; readonly request: CreateSystemDmJobRequest }) => Effect.Effect<SystemDmJobResponse>
@@ -217,6 +220,7 @@ export class SystemDmJobs extends Context.Service<SystemDmJobs, {
         yield* sql`SELECT pg_advisory_xact_lock(hashtext('guildhall.system_user'))`
         const [existing] = yield* sql<{ id: string }>`SELECT id::text AS id FROM users WHERE system ORDER BY id LIMIT 1`
         if (existing !== undefined) return existing.id
+        // #0000: registration never hands it out (1 to 9999). An operator may mark another account system instead.
         yield* sql`INSERT INTO users (id, username, discriminator, global_name, system) VALUES (${newId}, 'system', '0000', 'System', true)`
         return newId
       }, sql.withTransaction, Effect.orDie)
