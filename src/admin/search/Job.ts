@@ -50,7 +50,10 @@ export const runSearchRefreshJobs = (options: { readonly batch: number; readonly
         }
         let job = claimed
         while (yield* jobs.renew(job.id, leaseSeconds)) {
-          const { rewritten, cursor } = yield* jobs.rewriteBatch(job, batch)
+          const { rewritten, cursor } = yield* jobs.rewriteBatch(job, batch).pipe(
+            Effect.retry({ times: 3, schedule: Schedule.exponential("200 millis") }),
+            Effect.orDie
+          )
           if (rewritten === 0) return yield* jobs.complete(job.id)
           job = { ...job, cursor }
           if (pauseMillis > 0) yield* Effect.sleep(`${pauseMillis} millis`)

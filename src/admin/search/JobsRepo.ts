@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { isoTimestamp } from "../../platform/Timestamps.ts"
 import type { IndexType, RefreshProgress } from "./Api.ts"
@@ -71,7 +71,8 @@ const progressOf = (row: JobRow): RefreshProgress => ({
  *  - all: every search index rebuilt whole (REINDEX CONCURRENTLY: reads and
  *    writes go on meanwhile), one after another;
  *  - guild, user: the guild's (or the author's) messages rewritten in batches,
- *    walked by (channel_id, id). A row's index entries are computed when a new
+ *    walked by (channel_id, id): a guild's along the primary key, an author's
+ *    read through messages_author and ordered per batch. A row's index entries are computed when a new
  *    version of it is written without HOT, which needs an indexed column to
  *    change: a batch appends a character to each content and takes it off again
  *    in one transaction, so nobody sees the change, the final version has fresh
@@ -87,8 +88,14 @@ export class SearchRefreshJobs extends Context.Service<SearchRefreshJobs, {
   readonly renew: (jobId: string, leaseSeconds: number) => Effect.Effect<boolean>
   /** How many messages (guild, user) or indexes (all) the job goes through, kept with it. */
   readonly count: (job: ClaimedRefresh) => Effect.Effect<number>
-  /** Rewrites the next `limit` messages after the cursor and moves it, in one transaction; how many (0: none left). */
-  readonly rewriteBatch: (job: ClaimedRefresh, limit: number) => Effect.Effect<{ readonly rewritten: number; readonly cursor: ClaimedRefresh["cursor"] }>
+  /**
+   * Rewrites the next `limit` messages after the cursor and moves it, in one transaction; how many (0: none
+   * left). It may fail as any writer of messages may (a deadlock with a guild's batch): it is safe to retry.
+   */
+  readonly rewriteBatch: (
+    job: ClaimedRefresh,
+    limit: number
+  ) => Effect.Effect<{ readonly rewritten: number; readonly cursor: ClaimedRefresh["cursor"] }, SqlError.SqlError>
   /** Rebuilds the `processed`-th search index and counts it done. */
   readonly rebuildIndex: (jobId: string, index: number) => Effect.Effect<void>
   readonly complete: (jobId: string) => Effect.Effect<void>
@@ -163,7 +170,7 @@ export class SearchRefreshJobs extends Context.Service<SearchRefreshJobs, {
         yield* sql`UPDATE search_refresh_jobs SET processed = processed + ${batch.length},
                      cursor_channel = ${last.channel_id}, cursor_message = ${last.id} WHERE id = ${job.id}`
         return { rewritten: batch.length, cursor: { channelId: last.channel_id, messageId: last.id } }
-      }, sql.withTransaction, Effect.orDie)
+      }, sql.withTransaction)
 
       const rebuildIndex = Effect.fn("SearchRefreshJobs.rebuildIndex")(function*(jobId: string, index: number) {
         const name = SEARCH_INDEXES[index]

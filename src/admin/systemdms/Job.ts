@@ -51,7 +51,13 @@ export const runSystemDmJobs = (batchSize: number, pauseMillis: number) =>
 
     const sendTo = (job: ClaimedSystemDmJob, systemUserId: string, target: SystemDmTarget) =>
       Effect.gen(function*() {
-        const channelId = yield* dmsRepo.dmBetween(systemUserId, target.userId, newId())
+        // A user deleted since the targets were listed has no channel to have (its rows are gone).
+        const channel = yield* dmsRepo.dmBetween(systemUserId, target.userId, newId()).pipe(
+          Effect.map((id) => ({ id })),
+          Effect.catchDefect((defect) => Effect.succeed({ error: `DM_CHANNEL_UNAVAILABLE: ${String(defect).slice(0, 300)}` }))
+        )
+        if ("error" in channel) return yield* jobs.finishTarget(job.id, target.userId, { sent: false, error: channel.error })
+        const channelId = channel.id
         const blocked = yield* inputs.blocked(channelId, systemUserId)
         const outcome = yield* dms.writeJson(channelId, sendMessage, {
           blocked,

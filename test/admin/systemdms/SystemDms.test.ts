@@ -149,7 +149,8 @@ layer(TestApi.layerWith({ SYSTEM_DM_JOB_SWEEP_SECONDS: "1", SYSTEM_DM_JOB_BATCH:
         //  - `sentNotRecorded` got their message (committed by the DM actor under its operation id),
         //    but the process died before it removed their row and counted it;
         //  - `prepared` had an operation id committed, but no send went out;
-        //  - `waiting` was listed but not reached.
+        //  - `waiting` was listed but not reached;
+        //  - a user listed, then deleted before their turn.
         const [sentNotRecorded] = first
         if (sentNotRecorded === undefined) return assert.fail("no user")
         const prepared = yield* user
@@ -163,12 +164,12 @@ layer(TestApi.layerWith({ SYSTEM_DM_JOB_SWEEP_SECONDS: "1", SYSTEM_DM_JOB_BATCH:
         const sentOperation = String(operation?.operation_id)
         yield* queryAt(
           api.databaseUrl,
-          "INSERT INTO system_dm_job_targets (job_id, user_id, operation_id) VALUES ($1, $2, $3), ($1, $4, $5), ($1, $6, NULL)",
-          [jobId, sentNotRecorded.userId, sentOperation, prepared.userId, idAgo(0), waiting.userId]
+          "INSERT INTO system_dm_job_targets (job_id, user_id, operation_id) VALUES ($1, $2, $3), ($1, $4, $5), ($1, $6, NULL), ($1, $7, NULL)",
+          [jobId, sentNotRecorded.userId, sentOperation, prepared.userId, idAgo(0), waiting.userId, idAgo(120_000)]
         )
         yield* queryAt(
           api.databaseUrl,
-          `UPDATE system_dm_jobs SET status = 'running', completed_at = NULL, target_count = 4, sent_count = 1,
+          `UPDATE system_dm_jobs SET status = 'running', completed_at = NULL, target_count = 5, sent_count = 1,
              claimed_until = now() + interval '3 seconds' WHERE id = $1`,
           [jobId]
         )
@@ -177,7 +178,8 @@ layer(TestApi.layerWith({ SYSTEM_DM_JOB_SWEEP_SECONDS: "1", SYSTEM_DM_JOB_BATCH:
         yield* Effect.sleep("1500 millis")
         expect(yield* jobOf(jobId)).toMatchObject({ status: "running", sent_count: 1 })
         const done = yield* settled(jobId)
-        expect(done).toMatchObject({ status: "completed", target_count: 4, sent_count: 4, failed_count: 0 })
+        expect(done).toMatchObject({ status: "completed", target_count: 5, sent_count: 4, failed_count: 1 })
+        expect(String(done?.last_error)).toMatch(/^DM_CHANNEL_UNAVAILABLE: /)
 
         // One message each: the resent one was answered from the actor's record of its operation.
         for (const u of [...first, prepared, waiting]) {
