@@ -22,6 +22,10 @@ import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { AdminMessagesHttp } from "./admin/messages/Http.ts"
 import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
+import { AdminSearchHttp } from "./admin/search/Http.ts"
+import { searchRefreshSweep } from "./admin/search/Job.ts"
+import { AdminSystemDmsHttp } from "./admin/systemdms/Http.ts"
+import { systemDmJobsSweep } from "./admin/systemdms/Job.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
 import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
@@ -168,6 +172,8 @@ const handlersLayer = Layer.mergeAll(
   AdminAssetsHttp,
   AdminGuildsHttp,
   AdminReportsHttp,
+  AdminSystemDmsHttp,
+  AdminSearchHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -215,7 +221,7 @@ const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep)
+  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep, systemDmJobsSweep, searchRefreshSweep)
   const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide(jobs)))
   if (isClusterMode(settings)) {
     return http.pipe(

@@ -70,6 +70,8 @@ export const Acl = {
   reportLegalHold: "report:legal_hold",
   reportAuthoritySubmit: "report:authority_submit",
   discoveryReview: "discovery:review",
+  systemDmSend: "system_dm:send",
+  searchRefreshIndex: "search:refresh_index",
   metricsView: "metrics:view"
 } as const
 export type Acl = (typeof Acl)[keyof typeof Acl]
@@ -189,6 +191,13 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
   ["POST /admin/discovery/applications/:guild_id/approve", Acl.discoveryReview],
   ["POST /admin/discovery/applications/:guild_id/reject", Acl.discoveryReview],
   ["POST /admin/discovery/guilds/:guild_id/remove", Acl.discoveryReview],
+
+  ["POST /admin/system-dm-jobs", Acl.systemDmSend],
+  ["GET /admin/system-dm-jobs", Acl.systemDmSend],
+  ["POST /admin/system-dm-jobs/:job_id/approve", Acl.systemDmSend],
+
+  ["POST /admin/search/refresh-index", Acl.searchRefreshIndex],
+  ["POST /admin/search/refresh-status", Acl.searchRefreshIndex],
 
   // Prometheus's scrape of this process (src/admin/metrics), where Prometheus looks by default.
   ["GET /metrics", Acl.metricsView]

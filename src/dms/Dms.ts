@@ -46,13 +46,15 @@ interface PageQuery {
 export class Dms extends Context.Service<Dms, {
   /**
    * A write of shards/dm/operations, by `actorId`, through the channel's actor (a new
-   * operation id, the clock read here: a redelivery decides the same), as its reply's JSON.
+   * operation id unless the caller fixed one, the clock read here: a redelivery decides
+   * the same), as its reply's JSON. A write sent again under the operation id of one the
+   * actor committed answers that one's reply and changes nothing.
    */
   readonly writeJson: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
     channelId: string,
     definition: WriteDefinition<Tag, Fields, Reply>,
     fields: Schema.TaggedStruct<Tag, Fields>["~type.make.in"],
-    by: { readonly actorId: string }
+    by: { readonly actorId: string; readonly operationId?: string | undefined }
   ) => Effect.Effect<string, Failure>
   /** `writeJson`, answered with the reply. */
   readonly write: <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(
@@ -115,7 +117,7 @@ export class Dms extends Context.Service<Dms, {
       const writeJson: Dms["Service"]["writeJson"] = (channelId, definition, fields, by) => {
         // Through the mailbox the command travels as one of the registered kinds.
         return Effect.flatMap(travellingCommand(definition, definition.command.make(fields)), (command) =>
-          actors.bounded(client(channelId).Write({ operationId: snowflakes.next(), actorId: by.actorId, now: Date.now(), command })))
+          actors.bounded(client(channelId).Write({ operationId: by.operationId ?? snowflakes.next(), actorId: by.actorId, now: Date.now(), command })))
       }
       const write: Dms["Service"]["write"] = (channelId, definition, fields, by) => Effect.flatMap(writeJson(channelId, definition, fields, by), (json) => decodeReply(definition.reply, json))
       const readJson = <Tag extends string, Fields extends Schema.Struct.Fields, Reply extends ReplyCodec>(

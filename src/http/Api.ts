@@ -4,6 +4,8 @@ import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
+import { AdminSearchApi } from "../admin/search/Api.ts"
+import { AdminSystemDmsApi } from "../admin/systemdms/Api.ts"
 import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
 import { AdminGuildsApi } from "../admin/guilds/Api.ts"
@@ -118,5 +120,7 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminAssetsApi)
   .add(AdminGuildsApi)
   .add(AdminReportsApi)
+  .add(AdminSystemDmsApi)
+  .add(AdminSearchApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}
