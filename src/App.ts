@@ -16,6 +16,7 @@ import { AdminReportsHttp } from "./admin/reports/Http.ts"
 import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
 import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { AdminVoiceHttp } from "./admin/voice/Http.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
@@ -23,6 +24,7 @@ import { IpBanList } from "./admin/bans/IpBanList.ts"
 import { AdminMessagesHttp } from "./admin/messages/Http.ts"
 import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
+import { VoiceCatalog } from "./platform/VoiceCatalog.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
 import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
 import { AdminRepo } from "./admin/Repo.ts"
@@ -168,6 +170,7 @@ const handlersLayer = Layer.mergeAll(
   AdminAssetsHttp,
   AdminGuildsHttp,
   AdminReportsHttp,
+  AdminVoiceHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -180,6 +183,7 @@ const sharedServices = Layer.mergeAll(
   Sessions.layer,
   AdminRepo.layer,
   BansRepo.layer,
+  VoiceCatalog.layer,
   GuildRepo.layer,
   OneTimeTokens.layer,
   Mailer.layer,

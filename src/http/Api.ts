@@ -8,6 +8,7 @@ import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
 import { AdminGuildsApi } from "../admin/guilds/Api.ts"
 import { AdminReportsApi } from "../admin/reports/Api.ts"
+import { AdminVoiceApi } from "../admin/voice/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
@@ -118,5 +119,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminAssetsApi)
   .add(AdminGuildsApi)
   .add(AdminReportsApi)
+  .add(AdminVoiceApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}
