@@ -154,11 +154,12 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           if (request.channel_id === null) {
             return before === undefined ? undefined : yield* leave(guildId, before.user_id, before.session_id)
           }
-          if (before === undefined || before.channel_id !== request.channel_id) {
+          // Another session taking the user's place joins anew: it is checked, and told its media server.
+          if (before === undefined || before.channel_id !== request.channel_id || before.session_id !== session.id) {
             return yield* join(session, guildId, request.channel_id, request, before)
           }
-          // The same channel: the client's own mute and deafen, and this session speaks for the user from now on.
-          const next = { ...before, session_id: session.id, self_mute: request.self_mute ?? false, self_deaf: request.self_deaf ?? false }
+          // The same channel and session: the client's own mute and deafen.
+          const next = { ...before, self_mute: request.self_mute ?? false, self_deaf: request.self_deaf ?? false }
           if (!sameVoiceState(before, next)) yield* take(before, next)
         })
 

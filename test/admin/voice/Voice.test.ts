@@ -181,3 +181,12 @@ layer(api, { timeout: 120_000, excludeTestServices: true })("admin voice regions
       expect((yield* t.request("GET", `/channels/${channelId}/rtc-regions`, { token: stranger.token })).status).toBe(403)
     }))
 })
+
+layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("admin voice without VOICE_SECRET_KEY", (it) => {
+  it.effect("regions are kept; a server, whose secret could not be sealed, is refused with 503", () =>
+    Effect.gen(function*() {
+      yield* ok("/admin/voice/regions/create", region("keyless"))
+      expectError(yield* asAdmin("/admin/voice/servers/create", server("keyless", "k-1")), 503, "FEATURE_TEMPORARILY_DISABLED")
+      assert.deepStrictEqual(yield* ok("/admin/voice/servers/list", { region_id: "keyless" }), { servers: [] })
+    }))
+})
