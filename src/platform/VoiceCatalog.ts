@@ -128,15 +128,17 @@ export class VoiceCatalog extends Context.Service<VoiceCatalog, {
         server: (regionId, serverId) =>
           Effect.map(serverRows(sql`WHERE region_id = ${regionId} AND server_id = ${serverId}`), (rows) => rows.map(serverOf)[0]),
         activeCredentials: (regionId) =>
-          Effect.map(serverRows(sql`WHERE region_id = ${regionId} AND is_active`), (rows) =>
-            Option.match(key, {
-              onNone: () => [],
-              onSome: (k) =>
-                rows.flatMap((row) => {
-                  const secret = unseal(k, row.api_secret_sealed)
-                  return secret === undefined ? [] : [{ ...serverOf(row), api_key: row.api_key, api_secret: secret }]
-                })
-            }))
+          Effect.flatMap(serverRows(sql`WHERE region_id = ${regionId} AND is_active`), (rows) => {
+            if (Option.isNone(key)) return Effect.succeed([])
+            const opened = rows.map((row) => ({ row, secret: unseal(key.value, row.api_secret_sealed) }))
+            const unreadable = opened.filter((o) => o.secret === undefined).map((o) => `${o.row.region_id}/${o.row.server_id}`)
+            const usable = opened.flatMap(({ row, secret }) =>
+              secret === undefined ? [] : [{ ...serverOf(row), api_key: row.api_key, api_secret: secret }])
+            // A changed VOICE_SECRET_KEY leaves older secrets sealed under the old one: the operator sets them again.
+            return unreadable.length === 0
+              ? Effect.succeed(usable)
+              : Effect.as(Effect.logWarning("voice servers skipped: their API secret does not open under VOICE_SECRET_KEY", unreadable), usable)
+          })
       })
     })
   )
