@@ -16,6 +16,7 @@ import { AdminReportsHttp } from "./admin/reports/Http.ts"
 import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
 import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { AdminVoiceHttp } from "./admin/voice/Http.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
@@ -27,6 +28,7 @@ import { searchRefreshSweep } from "./admin/search/Job.ts"
 import { AdminSystemDmsHttp } from "./admin/systemdms/Http.ts"
 import { systemDmJobsSweep } from "./admin/systemdms/Job.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
+import { VoiceCatalog } from "./platform/VoiceCatalog.ts"
 import { AdminUserLookupHttp } from "./admin/users/LookupHttp.ts"
 import { AdminUserProfileHttp } from "./admin/users/ProfileHttp.ts"
 import { AdminRepo } from "./admin/Repo.ts"
@@ -174,6 +176,7 @@ const handlersLayer = Layer.mergeAll(
   AdminReportsHttp,
   AdminSystemDmsHttp,
   AdminSearchHttp,
+  AdminVoiceHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -186,6 +189,7 @@ const sharedServices = Layer.mergeAll(
   Sessions.layer,
   AdminRepo.layer,
   BansRepo.layer,
+  VoiceCatalog.layer,
   GuildRepo.layer,
   OneTimeTokens.layer,
   Mailer.layer,

@@ -72,7 +72,15 @@ export const Acl = {
   discoveryReview: "discovery:review",
   systemDmSend: "system_dm:send",
   searchRefreshIndex: "search:refresh_index",
-  metricsView: "metrics:view"
+  metricsView: "metrics:view",
+  voiceRegionList: "voice:region:list",
+  voiceRegionCreate: "voice:region:create",
+  voiceRegionUpdate: "voice:region:update",
+  voiceRegionDelete: "voice:region:delete",
+  voiceServerList: "voice:server:list",
+  voiceServerCreate: "voice:server:create",
+  voiceServerUpdate: "voice:server:update",
+  voiceServerDelete: "voice:server:delete"
 } as const
 export type Acl = (typeof Acl)[keyof typeof Acl]
 
@@ -198,6 +206,16 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
 
   ["POST /admin/search/refresh-index", Acl.searchRefreshIndex],
   ["POST /admin/search/refresh-status", Acl.searchRefreshIndex],
+  ["POST /admin/voice/regions/list", Acl.voiceRegionList],
+  ["POST /admin/voice/regions/get", Acl.voiceRegionList],
+  ["POST /admin/voice/regions/create", Acl.voiceRegionCreate],
+  ["POST /admin/voice/regions/update", Acl.voiceRegionUpdate],
+  ["POST /admin/voice/regions/delete", Acl.voiceRegionDelete],
+  ["POST /admin/voice/servers/list", Acl.voiceServerList],
+  ["POST /admin/voice/servers/get", Acl.voiceServerList],
+  ["POST /admin/voice/servers/create", Acl.voiceServerCreate],
+  ["POST /admin/voice/servers/update", Acl.voiceServerUpdate],
+  ["POST /admin/voice/servers/delete", Acl.voiceServerDelete],
 
   // Prometheus's scrape of this process (src/admin/metrics), where Prometheus looks by default.
   ["GET /metrics", Acl.metricsView]

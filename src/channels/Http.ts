@@ -12,7 +12,9 @@ import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
-import { RTC_REGIONS } from "../model/RtcRegions.ts"
+import { regionsFor, ruleOf } from "../model/RtcRegions.ts"
+import { VoiceCatalog } from "../platform/VoiceCatalog.ts"
+import { rtcRegionFeatures } from "../../shards/guild/operations/Voice.ts"
 import { ChannelId } from "../model/Ids.ts"
 
 const MAX_REASON = 512
@@ -38,6 +40,7 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
     const channels = yield* ChannelLookup
     const dms = yield* Dms
     const holds = legalHoldCheck(yield* SqlClient.SqlClient)
+    const catalog = yield* VoiceCatalog
 
     return handlers
       .handle("list", ({ params }) =>
@@ -62,8 +65,13 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
           return yield* channels.byOwner(params.channel_id, {
             dm: () => dms.update(params.channel_id, actor.actorId, payload),
             guild: (guildId) =>
-              Effect.flatMap(guildChannelPatch(payload), (patch) =>
-                actors.write(guildId, Channels.updateChannel, { channelId: params.channel_id, patch }, actor))
+              Effect.gen(function*() {
+                const patch = yield* guildChannelPatch(payload)
+                // The guild checks a pinned region against the configured ones, which only this side reads.
+                const regions = patch.rtc_region == null ? undefined : (yield* catalog.regions).map(ruleOf)
+                const fields = { channelId: params.channel_id, patch, ...(regions === undefined ? {} : { regions }) }
+                return yield* actors.write(guildId, Channels.updateChannel, fields, actor)
+              })
           })
         }))
       .handle("delete", ({ params, headers }) =>
@@ -96,8 +104,8 @@ const ChannelsHandlers = HttpApiBuilder.group(Api, "channels", (handlers) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
           const guildId = yield* channels.guildOf(params.channel_id)
-          yield* actors.read(guildId, Channels.getChannel, { channelId: params.channel_id }, me.id)
-          return RTC_REGIONS
+          const guildFeatures = yield* actors.read(guildId, rtcRegionFeatures, { channelId: params.channel_id }, me.id)
+          return regionsFor(yield* catalog.regions, { guildId, guildFeatures, userId: me.id })
         }))
   })))
 

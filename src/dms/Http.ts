@@ -1,7 +1,8 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ChannelLookup } from "../messages/ChannelLookup.ts"
-import { RTC_REGIONS } from "../model/RtcRegions.ts"
+import { pinRefusal } from "../model/RtcRegions.ts"
+import { VoiceCatalog } from "../platform/VoiceCatalog.ts"
 import { Api } from "../http/Api.ts"
 import { CurrentUser } from "../http/Authentication.ts"
 import { jsonResponse } from "../http/SharedBodies.ts"
@@ -18,6 +19,7 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
     const repo = yield* DmsRepo
     const channels = yield* ChannelLookup
     const snowflakes = yield* Snowflakes
+    const catalog = yield* VoiceCatalog
 
     /** A DM channel, else 404 UNKNOWN_CHANNEL. */
     const dmChannel = (channelId: string) =>
@@ -110,8 +112,10 @@ const DmsHandlers = HttpApiBuilder.group(Api, "dms", (handlers) =>
           const me = yield* CurrentUser
           yield* callChannel(params.channel_id)
           const { region } = payload
-          if (region != null && !RTC_REGIONS.some((r) => r.id === region)) {
-            return yield* invalidField("region", "INVALID_RTC_REGION", "Unknown voice region")
+          if (region != null) {
+            // A call has no guild: regions for certain guilds or guild features are not for it.
+            const refusal = pinRefusal(yield* catalog.regions, { guildId: null, guildFeatures: [], userId: me.id }, region)
+            if (refusal !== undefined) return yield* invalidField("region", refusal, "Unknown or restricted voice region")
           }
           // Without a region in the body there is nothing to change: the call is only checked to exist.
           yield* dms.callRegion(params.channel_id, me.id, region)

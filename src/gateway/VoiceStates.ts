@@ -9,6 +9,9 @@ import type { RoutedEvent } from "../../shards/Relay.ts"
 import type { Closing, GatewaySession } from "./Session.ts"
 import { makeVoiceRechecks } from "./VoiceRechecks.ts"
 import { VoiceRoutes } from "./VoiceRoutes.ts"
+import { VoiceCatalog } from "../platform/VoiceCatalog.ts"
+import { joinToken, pickServer } from "./VoiceServers.ts"
+import type { VoiceAccessReply } from "../../shards/guild/operations/Voice.ts"
 import {
   decodeVoiceStateRequest,
   sameVoiceState,
@@ -27,7 +30,8 @@ const decodeDeleted = Schema.decodeUnknownOption(
 )
 
 /**
- * Voice states at the signalling level (there is no media server): who is in
+ * Voice states at the signalling level (media go through the configured media
+ * servers, VoiceServers.ts, each joining session told which): who is in
  * which voice channel of a guild, with their mute and deafen, kept where the
  * sessions are (VoiceRoutes.ts) and never written to Postgres. A session joins,
  * moves and leaves with op 4, checked by the guild (operations/Voice.ts); a
@@ -60,6 +64,7 @@ export class VoiceStates extends Context.Service<VoiceStates, {
       const registry = yield* GatewayRegistry
       const actors = yield* Actors
       const routes = yield* VoiceRoutes
+      const catalog = yield* VoiceCatalog
       // The states this process's sessions hold, guild -> user -> session id: what their closing and the guild's events act on.
       const held = new Map<string, Map<string, string>>()
       const hold = (state: VoiceState) => {
@@ -91,6 +96,31 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           return announce(next)
         })
 
+      /**
+       * The joining session is told where its media go: VOICE_SERVER_UPDATE with a
+       * configured server's endpoint and a join token for the room. With no server
+       * that fits, the same event with a null endpoint (and no token): as on the
+       * reference platform, the client then waits for a server instead of connecting.
+       */
+      const tellServer = (session: GatewaySession, guildId: string, channelId: string, access: typeof VoiceAccessReply.Type) =>
+        Effect.gen(function*() {
+          const caller = { guildId, guildFeatures: access.guildFeatures, userId: session.userId }
+          const server = yield* pickServer(catalog, access.rtcRegion, caller)
+          const { user } = access.member
+          const grant = {
+            guildId,
+            channelId,
+            userId: session.userId,
+            name: user.global_name ?? user.username,
+            speak: access.speak,
+            stream: access.stream
+          }
+          const data = server === undefined
+            ? { token: "", guild_id: guildId, endpoint: null }
+            : { token: yield* joinToken(server, grant, Date.now()), guild_id: guildId, endpoint: server.endpoint }
+          session.dispatch({ type: "VOICE_SERVER_UPDATE", data: JSON.stringify(data) })
+        })
+
       const recheck = yield* makeVoiceRechecks({ actors, routes, held: (guildId) => held.get(guildId), leave, announce })
 
       const join = (session: GatewaySession, guildId: GuildId, channelId: ChannelId, request: VoiceStateRequest, before: VoiceState | undefined) =>
@@ -113,6 +143,8 @@ export class VoiceStates extends Context.Service<VoiceStates, {
             self_deaf: request.self_deaf ?? false,
             member
           })
+          // After the state, as the reference platform orders them.
+          yield* tellServer(session, guildId, channelId, access.value)
         })
 
       const change = (session: GatewaySession, guildId: GuildId, request: VoiceStateRequest) =>
@@ -122,11 +154,12 @@ export class VoiceStates extends Context.Service<VoiceStates, {
           if (request.channel_id === null) {
             return before === undefined ? undefined : yield* leave(guildId, before.user_id, before.session_id)
           }
-          if (before === undefined || before.channel_id !== request.channel_id) {
+          // Another session taking the user's place joins anew: it is checked, and told its media server.
+          if (before === undefined || before.channel_id !== request.channel_id || before.session_id !== session.id) {
             return yield* join(session, guildId, request.channel_id, request, before)
           }
-          // The same channel: the client's own mute and deafen, and this session speaks for the user from now on.
-          const next = { ...before, session_id: session.id, self_mute: request.self_mute ?? false, self_deaf: request.self_deaf ?? false }
+          // The same channel and session: the client's own mute and deafen.
+          const next = { ...before, self_mute: request.self_mute ?? false, self_deaf: request.self_deaf ?? false }
           if (!sameVoiceState(before, next)) yield* take(before, next)
         })
 

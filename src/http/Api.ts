@@ -10,6 +10,7 @@ import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
 import { AdminGuildsApi } from "../admin/guilds/Api.ts"
 import { AdminReportsApi } from "../admin/reports/Api.ts"
+import { AdminVoiceApi } from "../admin/voice/Api.ts"
 import { AdminUserLookupApi } from "../admin/users/LookupApi.ts"
 import { AdminUserProfileApi } from "../admin/users/ProfileApi.ts"
 import { AdminUserSecurityApi } from "../admin/users/SecurityApi.ts"
@@ -122,5 +123,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminReportsApi)
   .add(AdminSystemDmsApi)
   .add(AdminSearchApi)
+  .add(AdminVoiceApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

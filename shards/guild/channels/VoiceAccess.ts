@@ -29,6 +29,12 @@ export interface VoiceAccess {
   readonly userLimit: number
   /** MOVE_MEMBERS in the channel: a full channel still lets them in, as on the reference platform. */
   readonly bypassesLimit: boolean
+  /** What the media server's join token grants: SPEAK to publish sound, STREAM for video and screens. */
+  readonly speak: boolean
+  readonly stream: boolean
+  /** Where the media server is chosen: the channel's pinned region, and what the regions' rules look at. */
+  readonly rtcRegion: string | null
+  readonly guildFeatures: ReadonlyArray<string>
 }
 
 /** Whether `userId` may join the voice channel `channelId` at `now`, and on what terms; else why not. */
@@ -48,7 +54,11 @@ export const voiceAccess = (
   return Result.succeed({
     member: memberView(member),
     userLimit: channel.user_limit ?? 0,
-    bypassesLimit: has(granted, Permission.MOVE_MEMBERS)
+    bypassesLimit: has(granted, Permission.MOVE_MEMBERS),
+    speak: has(granted, Permission.SPEAK),
+    stream: has(granted, Permission.STREAM),
+    rtcRegion: channel.rtc_region ?? null,
+    guildFeatures: state.guild.features
   })
 }
 

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { ChannelCreateRequest, ChannelType, ChannelUpdateRequest } from "../../../src/model/Channels.ts"
-import { RTC_REGIONS } from "../../../src/model/RtcRegions.ts"
+import { pinRefusal, RegionRule } from "../../../src/model/RtcRegions.ts"
 import { ChannelResponse } from "../../../src/model/Guilds.ts"
 import { invalidField } from "../../../src/model/Errors.ts"
 import { changesOf, requireMember, requirePermission } from "../Access.ts"
@@ -87,12 +87,16 @@ export const createChannel = write(
     })
 )
 
-/** PATCH /channels/{id}: MANAGE_CHANNELS in the channel (and MANAGE_ROLES for overwrites). */
+/**
+ * PATCH /channels/{id}: MANAGE_CHANNELS in the channel (and MANAGE_ROLES for overwrites).
+ * `regions`: the configured voice regions (VoiceCatalog), which the caller reads
+ * for a patch that pins one; this guild's features decide which it may pin.
+ */
 export const updateChannel = write(
   "UpdateChannel",
-  { channelId: CarriedId.ChannelId, patch: ChannelUpdateRequest },
+  { channelId: CarriedId.ChannelId, patch: ChannelUpdateRequest, regions: Schema.optional(Schema.Array(RegionRule)) },
   ChannelResponse,
-  (state, { channelId, patch }, context) =>
+  (state, { channelId, patch, regions }, context) =>
     Effect.gen(function*() {
       const before = yield* managedChannel(state, context.actorId, channelId, Permission.MANAGE_CHANNELS, context.now)
       if (patch.type !== undefined && patch.type !== before.type) {
@@ -100,8 +104,10 @@ export const updateChannel = write(
       }
       const { permission_overwrites, name, nsfw, rate_limit_per_user } = patch
       yield* checkUrl(patch.url, "url")
-      if (patch.rtc_region != null && !RTC_REGIONS.some((r) => r.id === patch.rtc_region)) {
-        return yield* invalidField("rtc_region", "INVALID_RTC_REGION", "Unknown voice region")
+      if (patch.rtc_region != null) {
+        const caller = { guildId: context.guildId, guildFeatures: state.guild.features, userId: context.actorId }
+        const refusal = pinRefusal(regions ?? [], caller, patch.rtc_region)
+        if (refusal !== undefined) return yield* invalidField("rtc_region", refusal, "Unknown or restricted voice region")
       }
       if (patch.parent_id !== undefined && patch.parent_id !== before.parent_id) {
         yield* checkParent(state, before.type, patch.parent_id, "parent_id", "CATEGORIES_CANNOT_HAVE_PARENTS", channelId)

@@ -3,12 +3,17 @@ import { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { applyMemberPatch } from "../members/MemberUpdate.ts"
 import { read } from "../Definitions.ts"
 import { mayStay, voiceAccess } from "../channels/VoiceAccess.ts"
+import { visibleChannel } from "../channels/ChannelAccess.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
 export const VoiceAccessReply = Schema.Struct({
   member: GuildMemberResponse,
   userLimit: Schema.Int,
-  bypassesLimit: Schema.Boolean
+  bypassesLimit: Schema.Boolean,
+  speak: Schema.Boolean,
+  stream: Schema.Boolean,
+  rtcRegion: Schema.NullOr(Schema.String),
+  guildFeatures: Schema.Array(Schema.String)
 })
 
 /**
@@ -51,4 +56,15 @@ export const recheckVoice = read(
   (state, { seats, now }) => Effect.succeed(seats.map((seat) => mayStay(state, seat.userId, seat.channelId, now) ?? null))
 )
 
-export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice] as const
+/**
+ * GET /channels/{id}/rtc-regions asks, for a channel the viewer can see, what the
+ * configured regions' access rules look at: the guild's features.
+ */
+export const rtcRegionFeatures = read(
+  "RtcRegionFeatures",
+  { channelId: CarriedId.ChannelId },
+  Schema.Array(Schema.String),
+  (state, { channelId }, viewerId) => Effect.as(visibleChannel(state, viewerId, channelId), state.guild.features)
+)
+
+export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice, rtcRegionFeatures] as const
