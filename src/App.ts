@@ -53,6 +53,10 @@ import { AttachmentFilesHttp } from "./messages/attachments/Http.ts"
 import { ReadStatesHttp } from "./messages/readStates/Http.ts"
 import { SavedMessagesHttp } from "./messages/saved/Http.ts"
 import { MemesHttp } from "./memes/Http.ts"
+import { HarvestHttp } from "./archives/Http.ts"
+import { ArchiveFilesHttp } from "./archives/FileHttp.ts"
+import { archiveJobsSweep } from "./archives/Job.ts"
+import { AdminArchivesHttp } from "./admin/archives/Http.ts"
 import { SearchHttp } from "./messages/search/Http.ts"
 import { ScheduledMessagesHttp } from "./messages/scheduled/Http.ts"
 import { ReactionsHttp } from "./messages/reactions/Http.ts"
@@ -145,6 +149,8 @@ const handlersLayer = Layer.mergeAll(
   ReadStatesHttp,
   SavedMessagesHttp,
   MemesHttp,
+  HarvestHttp,
+  ArchiveFilesHttp,
   SearchHttp,
   DmsHttp,
   ScheduledMessagesHttp,
@@ -168,6 +174,7 @@ const handlersLayer = Layer.mergeAll(
   AdminAssetsHttp,
   AdminGuildsHttp,
   AdminReportsHttp,
+  AdminArchivesHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -215,7 +222,7 @@ const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep)
+  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep, archiveJobsSweep)
   const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide(jobs)))
   if (isClusterMode(settings)) {
     return http.pipe(

@@ -70,7 +70,10 @@ export const Acl = {
   reportLegalHold: "report:legal_hold",
   reportAuthoritySubmit: "report:authority_submit",
   discoveryReview: "discovery:review",
-  metricsView: "metrics:view"
+  metricsView: "metrics:view",
+  archiveViewAll: "archive:view_all",
+  archiveTriggerUser: "archive:trigger:user",
+  archiveTriggerGuild: "archive:trigger:guild"
 } as const
 export type Acl = (typeof Acl)[keyof typeof Acl]
 
@@ -184,6 +187,13 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
   ["POST /admin/reports/:report_id/legal-hold", Acl.reportLegalHold],
   ["GET /admin/reports/:report_id/authority-status", Acl.reportView],
   ["POST /admin/reports/:report_id/authority-submit", Acl.reportAuthoritySubmit],
+
+  // Reading an archive needs archive:view_all or its subject type's trigger ACL (src/admin/archives/Http.ts).
+  ["POST /admin/archives/user", Acl.archiveTriggerUser],
+  ["POST /admin/archives/guild", Acl.archiveTriggerGuild],
+  ["POST /admin/archives/list", Acl.authenticate],
+  ["GET /admin/archives/:subjectType/:subjectId/:archiveId", Acl.authenticate],
+  ["GET /admin/archives/:subjectType/:subjectId/:archiveId/download", Acl.authenticate],
 
   ["GET /admin/discovery/applications", Acl.discoveryReview],
   ["POST /admin/discovery/applications/:guild_id/approve", Acl.discoveryReview],
