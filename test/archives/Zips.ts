@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { fromBuffer, type Entry, type ZipFile } from "yauzl"
-import { field, type Reply } from "../support/Api.ts"
+import type { Reply } from "../support/Api.ts"
 
 /** Every file of a zip by name, as text, read with yauzl. */
 export const filesOf = (zip: Buffer) =>
@@ -50,7 +50,7 @@ export const fetchFile = (url: string) =>
   })
 
 /** The status of a harvest or archive reply, polled with `get` until it is finished; every status seen on the way. */
-export const untilFinished = (get: Effect.Effect<Reply>, seconds = 60) =>
+export const untilFinished = <R>(get: Effect.Effect<Reply, never, R>, seconds = 60) =>
   Effect.gen(function*() {
     const seen: Array<unknown> = []
     const deadline = Date.now() + seconds * 1000
@@ -58,8 +58,9 @@ export const untilFinished = (get: Effect.Effect<Reply>, seconds = 60) =>
       const reply = yield* get
       assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
       seen.push(reply.body)
-      const status = field(reply.body, "status")
-      if (status === "completed" || status === "failed") return { last: reply.body, seen }
+      // Both a harvest and an admin archive say when they ended (only a harvest has a status).
+      const ended = (key: string) => typeof reply.body === "object" && reply.body !== null && typeof Reflect.get(reply.body, key) === "string"
+      if (ended("completed_at") || ended("failed_at")) return { last: reply.body, seen }
       if (Date.now() > deadline) return yield* Effect.die(new Error(`not finished in ${seconds} s: ${JSON.stringify(reply.body)}`))
       yield* Effect.sleep("100 millis")
     }
