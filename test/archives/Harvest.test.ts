@@ -2,6 +2,7 @@ import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { ok, openDm, user } from "../dms/Fixtures.ts"
 import { guildWithChannel, sent } from "../messages/Fixtures.ts"
+import { payload, postMultipart } from "../messages/Multipart.ts"
 import { expectError, field, TestApi } from "../support/Api.ts"
 import { addMember } from "../support/Cast.ts"
 import { TestMail } from "../support/Mail.ts"
@@ -28,6 +29,10 @@ layer(
       yield* addMember(g.guildId, me.userId)
       const written = yield* Effect.forEach(Array.from({ length: IN_GUILD }, (_, i) => i), (i) => sent(me.token, g.channelId, `hello ${i}`))
       yield* sent(g.owner.token, g.channelId, "not theirs")
+      const withFile = field(ok(yield* postMultipart(me.token, g.channelId, [
+        payload({ content: "with a file", attachments: [{ id: 0 }] }),
+        { name: "files[0]", filename: "notes.txt", data: Buffer.from("hello"), type: "text/plain" }
+      ])), "id")
       const friend = yield* user
       const dm = yield* openDm(me, friend)
       const dmMessage = field(ok(yield* api.request("POST", `/channels/${dm}/messages`, { token: me.token, body: { content: "a dm" } })), "id")
@@ -67,9 +72,12 @@ layer(
       expect(arrayIn(files, "guilds.json")).toEqual([expect.objectContaining({ guild_id: g.guildId })])
       expect(arrayIn(files, "dm_channels.json")).toEqual([expect.objectContaining({ channel_id: dm, recipient_ids: expect.arrayContaining([friend.userId]) })])
       const messages = arrayIn(files, "messages.json")
-      expect(messages.map((m) => field(m, "id")).sort()).toEqual([...written, dmMessage].sort())
+      expect(messages.map((m) => field(m, "id")).sort()).toEqual([...written, withFile, dmMessage].sort())
       expect(messages).toContainEqual(expect.objectContaining({ id: written[7], content: "hello 7", channel_id: g.channelId, author_id: me.userId }))
       expect(messages).toContainEqual(expect.objectContaining({ id: dmMessage, content: "a dm", guild_id: null }))
+      // Attachments as links to their files.
+      const attached = messages.find((m) => field(m, "id") === withFile)
+      expect(attached).toMatchObject({ attachments: [{ filename: "notes.txt", url: expect.stringContaining("/attachments/") }] })
       expect(ok(yield* api.request("GET", `/users/@me/harvest/${harvestId}`, { token: me.token }))).toMatchObject({
         download_url_expires_at: field(download, "expires_at")
       })

@@ -1,10 +1,14 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import { ok, user } from "../../dms/Fixtures.ts"
 import { guildWithChannel, sent } from "../../messages/Fixtures.ts"
 import { expectError, field, TestApi } from "../../support/Api.ts"
 import { addMember } from "../../support/Cast.ts"
+import { ROOT } from "../../support/Processes.ts"
 import { arrayIn, fetchFile, filesOf, jsonIn, untilFinished } from "../../archives/Zips.ts"
+import { queryAt } from "../../support/Postgres.ts"
 
 const admin = (key: string) => `Admin ${key}`
 
@@ -66,6 +70,21 @@ layer(TestApi.layerWith({ ARCHIVE_JOB_SWEEP_SECONDS: "1", ARCHIVE_PAGE_SIZE: "4"
         yield* untilFinished(call("GET", archivePath(archive)))
         assert.isNull(ok(yield* call("GET", "/users/@me/harvest/latest", target.token)))
         expectError(yield* call("GET", `/users/@me/harvest/${field(archive, "archive_id")}`, target.token), 404, "UNKNOWN_HARVEST")
+
+        // Past its expiry, the sweep removes the zip from the media store; the row stays.
+        const api = yield* TestApi
+        const archiveId = field(archive, "archive_id")
+        const stored = yield* queryAt(api.databaseUrl, "SELECT file_hash FROM archives WHERE id = $1", [archiveId])
+        const hash = String(stored[0]?.file_hash)
+        const onDisk = join(ROOT, "data", "media", hash.slice(0, 2), hash)
+        assert.isTrue(existsSync(onDisk), onDisk)
+        yield* queryAt(api.databaseUrl, "UPDATE archives SET expires_at = now() - interval '1 second' WHERE id = $1", [archiveId])
+        const deadline = Date.now() + 15_000
+        while (existsSync(onDisk) && Date.now() < deadline) yield* Effect.sleep("200 millis")
+        assert.isFalse(existsSync(onDisk))
+        const forgotten = yield* queryAt(api.databaseUrl, "SELECT file_hash FROM archives WHERE id = $1", [archiveId])
+        assert.isNull(forgotten[0]?.file_hash)
+        expectError(yield* call("GET", `${archivePath(archive)}/download`), 400, "HARVEST_EXPIRED")
       }))
 
     it.effect("ACLs: triggering needs its subject's ACL; reading needs archive:view_all or that trigger ACL", () =>
