@@ -59,6 +59,10 @@ import { AttachmentFilesHttp } from "./messages/attachments/Http.ts"
 import { ReadStatesHttp } from "./messages/readStates/Http.ts"
 import { SavedMessagesHttp } from "./messages/saved/Http.ts"
 import { MemesHttp } from "./memes/Http.ts"
+import { HarvestHttp } from "./archives/Http.ts"
+import { ArchiveFilesHttp } from "./archives/FileHttp.ts"
+import { archiveJobsSweep } from "./archives/Job.ts"
+import { AdminArchivesHttp } from "./admin/archives/Http.ts"
 import { SearchHttp } from "./messages/search/Http.ts"
 import { ScheduledMessagesHttp } from "./messages/scheduled/Http.ts"
 import { ReactionsHttp } from "./messages/reactions/Http.ts"
@@ -151,6 +155,8 @@ const handlersLayer = Layer.mergeAll(
   ReadStatesHttp,
   SavedMessagesHttp,
   MemesHttp,
+  HarvestHttp,
+  ArchiveFilesHttp,
   SearchHttp,
   DmsHttp,
   ScheduledMessagesHttp,
@@ -177,6 +183,7 @@ const handlersLayer = Layer.mergeAll(
   AdminSystemDmsHttp,
   AdminSearchHttp,
   AdminVoiceHttp,
+  AdminArchivesHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -225,7 +232,7 @@ const actorClients = Layer.provideMerge(UserActors.layer, Actors.layer)
 /** The API process: HTTP in front; in embedded mode it also hosts the only runner. */
 export const apiLayer = (settings: Settings) => {
   // Gateway clients are told to reconnect before the server waits for its connections to end.
-  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep, systemDmJobsSweep, searchRefreshSweep)
+  const jobs = Layer.mergeAll(bootstrapAdminKey, deletionJob, scheduledMessagesJob, selfDeletionJob, adminMessageJobsSweep, authoritySweep, systemDmJobsSweep, searchRefreshSweep, archiveJobsSweep)
   const http = Layer.provide(ReconnectOnShutdown, serve(handlersLayer).pipe(Layer.provide(jobs)))
   if (isClusterMode(settings)) {
     return http.pipe(

@@ -38,6 +38,8 @@ export interface ScratchServer {
   readonly pid: number
   /** `http://127.0.0.1:<port>`. */
   readonly base: string
+  /** Its scratch database, for a bench that seeds rows straight into it. */
+  readonly databaseUrl: string
   readonly adminKey: string
   /** A REST call; the reply's JSON object, or an error naming the call and the reply. */
   readonly call: (method: string, path: string, token?: string, body?: unknown) => Promise<Json>
@@ -100,6 +102,7 @@ export const startScratchServer = async (
   return {
     pid: server.pid ?? 0,
     base,
+    databaseUrl: database.url,
     adminKey,
     call,
     register: async () => {

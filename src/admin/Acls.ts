@@ -80,7 +80,10 @@ export const Acl = {
   voiceServerList: "voice:server:list",
   voiceServerCreate: "voice:server:create",
   voiceServerUpdate: "voice:server:update",
-  voiceServerDelete: "voice:server:delete"
+  voiceServerDelete: "voice:server:delete",
+  archiveViewAll: "archive:view_all",
+  archiveTriggerUser: "archive:trigger:user",
+  archiveTriggerGuild: "archive:trigger:guild"
 } as const
 export type Acl = (typeof Acl)[keyof typeof Acl]
 
@@ -194,6 +197,13 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
   ["POST /admin/reports/:report_id/legal-hold", Acl.reportLegalHold],
   ["GET /admin/reports/:report_id/authority-status", Acl.reportView],
   ["POST /admin/reports/:report_id/authority-submit", Acl.reportAuthoritySubmit],
+
+  // Reading an archive needs archive:view_all or its subject type's trigger ACL (src/admin/archives/Http.ts).
+  ["POST /admin/archives/user", Acl.archiveTriggerUser],
+  ["POST /admin/archives/guild", Acl.archiveTriggerGuild],
+  ["POST /admin/archives/list", Acl.authenticate],
+  ["GET /admin/archives/:subjectType/:subjectId/:archiveId", Acl.authenticate],
+  ["GET /admin/archives/:subjectType/:subjectId/:archiveId/download", Acl.authenticate],
 
   ["GET /admin/discovery/applications", Acl.discoveryReview],
   ["POST /admin/discovery/applications/:guild_id/approve", Acl.discoveryReview],

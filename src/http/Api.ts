@@ -45,6 +45,9 @@ import { AttachmentFilesApi } from "../messages/attachments/Api.ts"
 import { ReadStatesApi } from "../messages/readStates/Api.ts"
 import { SavedMessagesApi } from "../messages/saved/Api.ts"
 import { MemesApi } from "../memes/Api.ts"
+import { ArchiveFilesApi } from "../archives/FileApi.ts"
+import { HarvestApi } from "../archives/Api.ts"
+import { AdminArchivesApi } from "../admin/archives/Api.ts"
 import { SearchApi } from "../messages/search/Api.ts"
 import { DmsApi } from "../dms/Api.ts"
 import { ScheduledMessagesApi } from "../messages/scheduled/Api.ts"
@@ -93,6 +96,8 @@ export class Api extends HttpApi.make("guildhall")
   .add(ReadStatesApi)
   .add(SavedMessagesApi)
   .add(MemesApi)
+  .add(HarvestApi)
+  .add(ArchiveFilesApi)
   .add(SearchApi)
   .add(DmsApi)
   .add(ScheduledMessagesApi)
@@ -124,5 +129,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminSystemDmsApi)
   .add(AdminSearchApi)
   .add(AdminVoiceApi)
+  .add(AdminArchivesApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -6,11 +6,6 @@ export const plannedRoutes: ReadonlyArray<readonly [method: string, path: string
   ["POST", "/premium/customer-portal"],
   ["POST", "/payments/webhook"],
   ["POST", "/donations/checkout"],
-  ["POST", "/admin/archives/guild"],
-  ["POST", "/admin/archives/user"],
-  ["POST", "/admin/archives/list"],
-  ["GET", "/admin/archives/{subjectType}/{subjectId}/{archiveId}"],
-  ["GET", "/admin/archives/{subjectType}/{subjectId}/{archiveId}/download"],
   ["POST", "/admin/limit-config/get"],
   ["POST", "/admin/limit-config/update"],
   ["POST", "/admin/codes/gift"],
@@ -32,9 +27,5 @@ export const plannedRoutes: ReadonlyArray<readonly [method: string, path: string
   ["POST", "/premium/reactivate-subscription"],
   ["POST", "/premium/operator/rejoin"],
   ["POST", "/premium/visionary/rejoin"],
-  ["POST", "/users/@me/premium/reset"],
-  ["GET", "/users/@me/harvest/{harvestId}"],
-  ["GET", "/users/@me/harvest/{harvestId}/download"],
-  ["GET", "/users/@me/harvest/latest"],
-  ["POST", "/users/@me/harvest"]
+  ["POST", "/users/@me/premium/reset"]
 ]

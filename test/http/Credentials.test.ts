@@ -41,6 +41,8 @@ const notInReference: Record<string, ReadonlyArray<CredentialKind> | "none" | "a
   "GET /_ready": "none",
   "GET /media/{}": "none",
   "GET /attachments/{}/{}": "none",
+  // An archive's zip: the signed URL is the credential (src/archives/Signing.ts).
+  "GET /archives/{}/file": "none",
   "GET /gateway/socket": "none", // IDENTIFY carries the token
   "GET /gateway": ["session", "bot"],
   "POST /auth/login/mfa/sms": "none",

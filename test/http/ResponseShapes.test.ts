@@ -11,13 +11,13 @@ import { checkAgainstReference, operationOf } from "../support/ResponseShapes.ts
 /**
  * Built endpoints the reference does not describe, so nothing to check them against:
  * part B's admin API, part A's SMS MFA steps and phone routes, and this server's own
- * routes (health, readiness, media and attachment files, the gateway's socket).
+ * routes (health, readiness, media, attachment and archive files, the gateway's socket).
  */
 const outsideTheReference = [
   /^\w+ \/admin\//,
   /^\w+ \/_(health|ready)$/,
   /^GET \/metrics$/,
-  /^GET \/(media|attachments)\//,
+  /^GET \/(media|attachments|archives)\//,
   /^GET \/gateway(\/socket)?$/,
   /\/mfa\/sms\b/,
   /^\w+ \/users\/@me\/phone$/,
