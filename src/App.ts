@@ -16,10 +16,12 @@ import { AdminReportsHttp } from "./admin/reports/Http.ts"
 import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
 import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
+import { AdminLimitsHttp } from "./admin/limits/Http.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
+import { Limits } from "./platform/Limits.ts"
 import { AdminMessagesHttp } from "./admin/messages/Http.ts"
 import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
 import { BansRepo } from "./admin/bans/Repo.ts"
@@ -168,6 +170,7 @@ const handlersLayer = Layer.mergeAll(
   AdminAssetsHttp,
   AdminGuildsHttp,
   AdminReportsHttp,
+  AdminLimitsHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -226,7 +229,8 @@ export const apiLayer = (settings: Settings) => {
       Layer.provideMerge(clientSharding(settings)),
       // Logins, relationships and user changes are told to users' sessions (UserEvents.ts);
       // ended sessions to every API process's cache (SessionCache.ts), changed IP bans to every one's list.
-      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis)),
+      // Changed limits to every process's copy (src/platform/Limits.ts).
+      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis, Limits.layerRedis)),
       Layer.provideMerge(metricsLayer),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer),

@@ -3,6 +3,7 @@ import { AccountApi } from "../account/Api.ts"
 import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
+import { AdminLimitsApi } from "../admin/limits/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
 import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
@@ -118,5 +119,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminAssetsApi)
   .add(AdminGuildsApi)
   .add(AdminReportsApi)
+  .add(AdminLimitsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -13,8 +13,6 @@ export const plannedRoutes: ReadonlyArray<readonly [method: string, path: string
   ["GET", "/admin/archives/{subjectType}/{subjectId}/{archiveId}/download"],
   ["POST", "/admin/search/refresh-index"],
   ["POST", "/admin/search/refresh-status"],
-  ["POST", "/admin/limit-config/get"],
-  ["POST", "/admin/limit-config/update"],
   ["POST", "/admin/codes/gift"],
   ["POST", "/admin/system-dm-jobs"],
   ["GET", "/admin/system-dm-jobs"],
