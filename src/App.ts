@@ -17,6 +17,7 @@ import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
 import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { AdminLimitsHttp } from "./admin/limits/Http.ts"
+import { WellKnownHttp } from "./wellknown/Http.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
@@ -171,6 +172,7 @@ const handlersLayer = Layer.mergeAll(
   AdminGuildsHttp,
   AdminReportsHttp,
   AdminLimitsHttp,
+  WellKnownHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.

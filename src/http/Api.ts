@@ -4,6 +4,7 @@ import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminLimitsApi } from "../admin/limits/Api.ts"
+import { WellKnownApi } from "../wellknown/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
 import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
@@ -120,5 +121,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminGuildsApi)
   .add(AdminReportsApi)
   .add(AdminLimitsApi)
+  .add(WellKnownApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}
