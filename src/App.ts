@@ -18,6 +18,8 @@ import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { AdminLimitsHttp } from "./admin/limits/Http.ts"
 import { WellKnownHttp } from "./wellknown/Http.ts"
+import { StreamsHttp } from "./streams/Http.ts"
+import { StreamPreviews } from "./streams/Previews.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
@@ -173,6 +175,7 @@ const handlersLayer = Layer.mergeAll(
   AdminReportsHttp,
   AdminLimitsHttp,
   WellKnownHttp,
+  StreamsHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -232,7 +235,7 @@ export const apiLayer = (settings: Settings) => {
       // Logins, relationships and user changes are told to users' sessions (UserEvents.ts);
       // ended sessions to every API process's cache (SessionCache.ts), changed IP bans to every one's list.
       // Changed limits to every process's copy (src/platform/Limits.ts).
-      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis, Limits.layerRedis)),
+      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis, Limits.layerRedis, StreamPreviews.layerRedis)),
       Layer.provideMerge(metricsLayer),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer),
@@ -244,7 +247,7 @@ export const apiLayer = (settings: Settings) => {
     Layer.provideMerge(gatewayLocal),
     Layer.provideMerge(requestServices),
     Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerLocal("embedded"))),
-    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal, IpBanList.layerLocal)),
+    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal, IpBanList.layerLocal, StreamPreviews.layerLocal)),
     Layer.provideMerge(metricsLayer),
     Layer.provideMerge(embeddedActorsLayer(settings)),
     Layer.provide(metricsSwitch(settings.metrics.enabled))

@@ -5,6 +5,7 @@ import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
 import { AdminLimitsApi } from "../admin/limits/Api.ts"
 import { WellKnownApi } from "../wellknown/Api.ts"
+import { StreamsApi } from "../streams/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
 import { AdminDiscoveryApi } from "../admin/discovery/Api.ts"
 import { AdminAssetsApi } from "../admin/assets/Api.ts"
@@ -122,5 +123,6 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminReportsApi)
   .add(AdminLimitsApi)
   .add(WellKnownApi)
+  .add(StreamsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -33,8 +33,6 @@ export const plannedRoutes: ReadonlyArray<readonly [method: string, path: string
   ["POST", "/admin/voice/servers/get"],
   ["POST", "/admin/voice/servers/list"],
   ["POST", "/donations/request-link"],
-  ["GET", "/streams/{stream_key}/preview"],
-  ["POST", "/streams/{stream_key}/preview"],
   ["GET", "/gifts/{code}"],
   ["POST", "/gifts/{code}/redeem"],
   ["GET", "/users/@me/gifts"],

@@ -4,6 +4,9 @@ import { applyMemberPatch } from "../members/MemberUpdate.ts"
 import { read } from "../Definitions.ts"
 import { mayStay, voiceAccess } from "../channels/VoiceAccess.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { missingPermissions } from "../../../src/model/Errors.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
 
 export const VoiceAccessReply = Schema.Struct({
   member: GuildMemberResponse,
@@ -51,4 +54,23 @@ export const recheckVoice = read(
   (state, { seats, now }) => Effect.succeed(seats.map((seat) => mayStay(state, seat.userId, seat.channelId, now) ?? null))
 )
 
-export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice] as const
+/**
+ * Whether the viewer may see a stream in the voice channel (VIEW_CHANNEL and CONNECT there,
+ * as joining takes), and with `upload`, send its preview: STREAM too. A refusal is the error.
+ */
+export const checkStreamPreview = read(
+  "CheckStreamPreview",
+  { channelId: CarriedId.ChannelId, now: Schema.Number, upload: Schema.Boolean },
+  Schema.Null,
+  (state, { channelId, now, upload }, viewerId) =>
+    Effect.gen(function*() {
+      yield* Effect.fromResult(voiceAccess(state, viewerId, channelId, now))
+      const channel = state.channels.get(channelId)
+      if (upload && (channel === undefined || !has(channelPermissions(state, viewerId, channel, now), Permission.STREAM))) {
+        return yield* missingPermissions()
+      }
+      return null
+    })
+)
+
+export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice, checkStreamPreview] as const
