@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { expectError, field, TestApi } from "../../support/Api.ts"
 import { setAcls } from "../../support/Acls.ts"
 import { DEFAULT_CONFIG } from "../../../src/model/Limits.ts"
+import { payload, postMultipart } from "../../messages/Multipart.ts"
 
 const asAdmin = (path: string, body?: unknown) =>
   Effect.flatMap(TestApi, (t) => t.request("POST", path, { token: `Admin ${t.adminKey}`, body }))
@@ -100,6 +101,27 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("limit con
       expectError(yield* send("z".repeat(3001)), 400, "INVALID_FORM_BODY")
       yield* asAdmin("/admin/limit-config/update", { limit_config: DEFAULT_CONFIG })
       expectError(yield* send("z".repeat(2001)), 400, "INVALID_FORM_BODY")
+    }))
+
+  it.effect("a message's files are held to the configured count and size", () =>
+    Effect.gen(function*() {
+      const { owner, channelId } = yield* guildWithChannel
+      const file = (index: number, bytes: number) => ({ name: `files[${index}]`, filename: `f${index}.txt`, data: new Uint8Array(bytes), type: "text/plain" })
+      const send = (count: number, bytes: number) =>
+        postMultipart(owner.token, channelId, [
+          payload({ attachments: Array.from({ length: count }, (_, id) => ({ id })) }),
+          ...Array.from({ length: count }, (_, i) => file(i, bytes))
+        ])
+      assert.strictEqual((yield* send(3, 100)).status, 200)
+
+      yield* asAdmin("/admin/limit-config/update", configWith({ max_attachments_per_message: 2, max_attachment_file_size: 1000 }))
+      const tooMany = yield* send(3, 100)
+      expectError(tooMany, 400, "INVALID_FORM_BODY")
+      expect(tooMany.body).toMatchObject({ errors: [{ path: "files[2]", code: "FILE_INDEX_EXCEEDS_MAXIMUM" }] })
+      assert.strictEqual((yield* send(2, 1000)).status, 200)
+      expectError(yield* send(1, 1001), 413, "FILE_SIZE_TOO_LARGE")
+      yield* asAdmin("/admin/limit-config/update", { limit_config: DEFAULT_CONFIG })
+      assert.strictEqual((yield* send(3, 1001)).status, 200)
     }))
 
   it.effect("the guild actors' checks read the configured roles, channels and emoji limits, rules by guild feature included", () =>
