@@ -124,6 +124,44 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("limit con
       assert.strictEqual((yield* send(3, 1001)).status, 200)
     }))
 
+  it.effect("guilds per user: creating and joining past the configured number is refused, rejoining is not", () =>
+    Effect.gen(function*() {
+      const t = yield* TestApi
+      const user = yield* t.register()
+      const other = yield* t.register()
+      const create = (token: string, name: string) => t.request("POST", "/guilds", { token, body: { name } })
+      // The user's actor hears of a membership just after the guild answers: wait for it to count.
+      const inGuilds = (count: number) =>
+        Effect.gen(function*() {
+          for (let i = 0; i < 100; i++) {
+            const listed = yield* t.request("GET", "/users/@me/guilds", { token: user.token })
+            if ((listed.body as Array<unknown>).length === count) return
+            yield* Effect.sleep("20 millis")
+          }
+          assert.fail(`the user is not in ${count} guilds`)
+        })
+      yield* asAdmin("/admin/limit-config/update", configWith({ max_guilds: 2 }))
+      const first = field((yield* create(user.token, "one")).body, "id")
+      yield* inGuilds(1)
+      const channels = yield* t.request("GET", `/guilds/${first}/channels`, { token: user.token })
+      const textId = (channels.body as ReadonlyArray<{ id: string; type: number }>).find((c) => c.type === 0)?.id ?? ""
+      const ownInvite = field((yield* t.request("POST", `/channels/${textId}/invites`, { token: user.token, body: {} })).body, "code")
+      assert.strictEqual((yield* create(user.token, "two")).status, 200)
+      yield* inGuilds(2)
+      expectError(yield* create(user.token, "three"), 400, "MAX_GUILDS")
+
+      const elsewhere = field((yield* create(other.token, "elsewhere")).body, "id")
+      const otherChannels = yield* t.request("GET", `/guilds/${elsewhere}/channels`, { token: other.token })
+      const otherText = (otherChannels.body as ReadonlyArray<{ id: string; type: number }>).find((c) => c.type === 0)?.id ?? ""
+      const invite = field((yield* t.request("POST", `/channels/${otherText}/invites`, { token: other.token, body: {} })).body, "code")
+      expectError(yield* t.request("POST", `/invites/${invite}`, { token: user.token }), 400, "MAX_GUILDS")
+      // A guild the user is already in does not count against joining it.
+      assert.notStrictEqual((yield* t.request("POST", `/invites/${ownInvite}`, { token: user.token })).status, 400)
+
+      yield* asAdmin("/admin/limit-config/update", { limit_config: DEFAULT_CONFIG })
+      assert.strictEqual((yield* t.request("POST", `/invites/${invite}`, { token: user.token })).status, 200)
+    }))
+
   it.effect("the guild actors' checks read the configured roles, channels and emoji limits, rules by guild feature included", () =>
     Effect.gen(function*() {
       const t = yield* TestApi
