@@ -94,6 +94,19 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("limit con
         body: { content: "y".repeat(31) }
       })
       expectError(edit, 400, "INVALID_FORM_BODY")
+      // And scheduling one, and a webhook's.
+      const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
+      const schedule = (content: string) =>
+        t.request("POST", `/channels/${channelId}/messages/schedule`, {
+          token: owner.token,
+          body: { content, scheduled_local_at: `${day}T09:30:00`, timezone: "UTC" }
+        })
+      expectError(yield* schedule("s".repeat(31)), 400, "INVALID_FORM_BODY")
+      assert.strictEqual((yield* schedule("s".repeat(30))).status, 201)
+      const hook = yield* t.request("POST", `/channels/${channelId}/webhooks`, { token: owner.token, body: { name: "hook" } })
+      const hookPath = `/webhooks/${field(hook.body, "id")}/${field(hook.body, "token")}`
+      expectError(yield* t.request("POST", `${hookPath}?wait=true`, { body: { content: "w".repeat(31) } }), 400, "INVALID_FORM_BODY")
+      assert.strictEqual((yield* t.request("POST", `${hookPath}?wait=true`, { body: { content: "w".repeat(30) } })).status, 200)
 
       // Above the old default of 2000, up to the ceiling.
       assert.strictEqual((yield* asAdmin("/admin/limit-config/update", configWith({ max_message_length: 3000 }))).status, 200)
