@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import type { Settings } from "../src/platform/Config.ts"
 import { Database } from "../src/platform/Database.ts"
+import { Limits } from "../src/platform/Limits.ts"
 import { Migrations } from "../src/platform/Migrations.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import { Snowflakes } from "../src/platform/Snowflake.ts"
@@ -40,5 +41,7 @@ export const embeddedActorsLayer = (settings: Settings) =>
     Layer.provide(UserEvents.layerLocal),
     Layer.provideMerge(embeddedSharding(settings)),
     Layer.provideMerge(LiveActors.layer),
+    // One set of limits for the actors and the API beside them.
+    Layer.provideMerge(Limits.layerLocal),
     Layer.provideMerge(Layer.mergeAll(databaseLayer, Snowflakes.layerLocal))
   )

@@ -1,6 +1,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { clusterPlatformLayer, entitiesLayer } from "./Layers.ts"
+import { Limits } from "../src/platform/Limits.ts"
 import { AppConfig, isClusterMode } from "../src/platform/Config.ts"
 import { metricsLayer, metricsSwitch } from "../src/platform/MetricsExport.ts"
 import { runnerSharding } from "./Cluster.ts"
@@ -29,6 +30,8 @@ const main = Effect.gen(function*() {
     healthListener(settings)
   ).pipe(
     Layer.provide(UserEvents.layerRedis),
+    // The guilds' checks read the limits; an operator's change reaches them over Redis.
+    Layer.provide(Limits.layerRedis),
     Layer.provideMerge(runnerSharding(settings)),
     Layer.provideMerge(metricsLayer),
     Layer.provideMerge(LiveActors.layer),

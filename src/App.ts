@@ -17,10 +17,15 @@ import { authoritySweep } from "./admin/reports/AuthoritySubmissions.ts"
 import { services as reportsServices } from "./admin/reports/Services.ts"
 import { AdminBansHttp } from "./admin/bans/Http.ts"
 import { AdminVoiceHttp } from "./admin/voice/Http.ts"
+import { AdminLimitsHttp } from "./admin/limits/Http.ts"
+import { WellKnownHttp } from "./wellknown/Http.ts"
+import { StreamsHttp } from "./streams/Http.ts"
+import { StreamPreviews } from "./streams/Previews.ts"
 import { AdminDiscoveryHttp } from "./admin/discovery/Http.ts"
 import { AdminAssetsHttp } from "./admin/assets/Http.ts"
 import { AdminGuildsHttp } from "./admin/guilds/Http.ts"
 import { IpBanList } from "./admin/bans/IpBanList.ts"
+import { Limits } from "./platform/Limits.ts"
 import { AdminMessagesHttp } from "./admin/messages/Http.ts"
 import { adminMessageJobsSweep } from "./admin/messages/Job.ts"
 import { AdminSearchHttp } from "./admin/search/Http.ts"
@@ -184,6 +189,9 @@ const handlersLayer = Layer.mergeAll(
   AdminSearchHttp,
   AdminVoiceHttp,
   AdminArchivesHttp,
+  AdminLimitsHttp,
+  WellKnownHttp,
+  StreamsHttp,
   HealthHttp,
   MetricsHttp
   // The inbound webhook formats (src/webhooks/inbound/) post through the executor.
@@ -243,7 +251,8 @@ export const apiLayer = (settings: Settings) => {
       Layer.provideMerge(clientSharding(settings)),
       // Logins, relationships and user changes are told to users' sessions (UserEvents.ts);
       // ended sessions to every API process's cache (SessionCache.ts), changed IP bans to every one's list.
-      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis)),
+      // Changed limits to every process's copy (src/platform/Limits.ts).
+      Layer.provideMerge(Layer.mergeAll(UserEvents.layerRedis, SessionCache.layerRedis, IpBanList.layerRedis, Limits.layerRedis, StreamPreviews.layerRedis)),
       Layer.provideMerge(metricsLayer),
       Layer.provideMerge(LiveActors.layer),
       Layer.provideMerge(clusterPlatformLayer),
@@ -255,7 +264,7 @@ export const apiLayer = (settings: Settings) => {
     Layer.provideMerge(gatewayLocal),
     Layer.provideMerge(requestServices),
     Layer.provideMerge(Layer.mergeAll(actorClients, ClusterStats.layerLocal("embedded"))),
-    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal, IpBanList.layerLocal)),
+    Layer.provideMerge(Layer.mergeAll(UserEvents.layerLocal, SessionCache.layerLocal, IpBanList.layerLocal, StreamPreviews.layerLocal)),
     Layer.provideMerge(metricsLayer),
     Layer.provideMerge(embeddedActorsLayer(settings)),
     Layer.provide(metricsSwitch(settings.metrics.enabled))

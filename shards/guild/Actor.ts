@@ -4,6 +4,7 @@ import { Rpc } from "effect/rpc"
 import { GuildResponse } from "../../src/model/Guilds.ts"
 import { invalidField, unknown } from "../../src/model/Errors.ts"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { Limits } from "../../src/platform/Limits.ts"
 import { answerRead, measuredLoad } from "../actors/Mailbox.ts"
 import { LiveActors } from "../LiveActors.ts"
 import { User } from "../user/Protocol.ts"
@@ -34,6 +35,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const live = yield* LiveActors
       const users = yield* User.client
       const events = yield* GuildEvents
+      const limits = yield* Limits
       const loading = Semaphore.makeUnsafe(1)
       let state: GuildState | undefined
       let loaded = false
@@ -88,6 +90,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const changing = writing.withPermits(1)
       const writeBatched = yield* makeWriteBatches({
         guildId,
+        limits: limits.get,
         current,
         storedResults: repo.operationResults,
         commit: (writes) => repo.commitWrites(guildId, writes),

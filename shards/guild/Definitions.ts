@@ -1,5 +1,6 @@
 import type { Schema } from "effect"
 import type { BadRequest, Forbidden, NotFound } from "../../src/model/Errors.ts"
+import type { LimitReader } from "../../src/model/Limits.ts"
 import * as Actor from "../actors/Definitions.ts"
 import type { GuildState } from "./State.ts"
 
@@ -27,6 +28,8 @@ export interface WriteContext {
   readonly reason: string | null
   /** Milliseconds since the epoch, fixed by the caller. */
   readonly now: number
+  /** The instance's limits as this process holds them (src/platform/Limits.ts). */
+  readonly limits: LimitReader
 }
 
 /** One audit-log entry (AuditLogEntryResponse without id, user and reason, which the actor adds). */

@@ -1,5 +1,6 @@
 import type { Effect, Scope } from "effect"
 import { unknown } from "../../src/model/Errors.ts"
+import type { LimitReader } from "../../src/model/Limits.ts"
 import * as Batches from "../actors/WriteBatches.ts"
 import type { Executed, GuildError, WriteContext } from "./Definitions.ts"
 import type { GuildState } from "./State.ts"
@@ -19,6 +20,7 @@ export type Delivery = Batches.Delivery<GuildState, WriteContext, Executed, Guil
  */
 export const makeWriteBatches = (actor: Omit<Batches.BatchedActor<GuildState, WriteContext, Executed, GuildError>, "kind" | "context" | "missing" | "removes"> & {
   readonly guildId: string
+  readonly limits: LimitReader
 }): Effect.Effect<
   (write: Batches.CommittedWrite, delivery: Delivery) => Effect.Effect<string, GuildError | Batches.ActorStopped>,
   never,
@@ -27,7 +29,7 @@ export const makeWriteBatches = (actor: Omit<Batches.BatchedActor<GuildState, Wr
   Batches.makeWriteBatches({
     ...actor,
     kind: "guild",
-    context: (write) => ({ guildId: actor.guildId, ...write }),
+    context: (write) => ({ guildId: actor.guildId, ...write, limits: actor.limits }),
     missing: () => unknown("GUILD"),
     removes: (decision) => decision.dropsGuild === true
   })

@@ -15,6 +15,8 @@ export const Acl = {
   gatewayReloadAll: "gateway:reload_all",
   instanceConfigView: "instance:config:view",
   instanceConfigUpdate: "instance:config:update",
+  limitConfigView: "instance:limit_config:view",
+  limitConfigUpdate: "instance:limit_config:update",
   userLookup: "user:lookup",
   userListSessions: "user:list:sessions",
   userListGuilds: "user:list:guilds",
@@ -113,6 +115,8 @@ export const ROUTE_ACLS: ReadonlyMap<string, Acl> = new Map<string, Acl>([
   ["POST /admin/gateway/memory-stats", Acl.gatewayMemoryStats],
   ["POST /admin/instance-config/get", Acl.instanceConfigView],
   ["POST /admin/instance-config/update", Acl.instanceConfigUpdate],
+  ["POST /admin/limit-config/get", Acl.limitConfigView],
+  ["POST /admin/limit-config/update", Acl.limitConfigUpdate],
 
   ["POST /admin/users/lookup", Acl.userLookup],
   ["POST /admin/users/search", Acl.userLookup],

@@ -10,6 +10,7 @@ import { CurrentUser } from "../http/Authentication.ts"
 import { BadRequest, Forbidden, NotFound, unauthorized } from "../model/Errors.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { UsersRepo } from "../users/Repo.ts"
+import { guildRoom } from "../guilds/GuildRoom.ts"
 import { toUserPartial } from "../model/Users.ts"
 import { CATEGORIES } from "./Categories.ts"
 import { DiscoveryRepo } from "./Repo.ts"
@@ -26,6 +27,7 @@ const DiscoveryHandlers = HttpApiBuilder.group(Api, "discovery", (handlers) =>
     const actors = yield* Actors
     const repo = yield* DiscoveryRepo
     const users = yield* UsersRepo
+    const roomFor = yield* guildRoom
     const { discoveryMinMembers } = yield* AppConfig
 
     /** Membership (and `wanted`) as the guild's actor sees it: 403 for strangers and the powerless. */
@@ -52,6 +54,7 @@ const DiscoveryHandlers = HttpApiBuilder.group(Api, "discovery", (handlers) =>
           }
           const user = yield* users.findById(me.id)
           if (user === undefined) return yield* unauthorized()
+          yield* roomFor(me.id, params.guild_id)
           yield* actors.write(params.guild_id, Discovery.joinFromDiscovery, { user: toUserPartial(user) }, { actorId: me.id })
           // The user actor learns of the membership; Postgres already holds it if this is lost.
           yield* actors.user(me.id).Joined({ guildId: params.guild_id }).pipe(

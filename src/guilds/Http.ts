@@ -8,6 +8,7 @@ import { unauthorized } from "../model/Errors.ts"
 import { jsonResponse } from "../http/SharedBodies.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import { UsersRepo } from "../users/Repo.ts"
+import { guildRoom } from "./GuildRoom.ts"
 import { toUserPartial } from "../model/Users.ts"
 import * as Members from "../../shards/guild/operations/Members.ts"
 import * as Settings from "../../shards/guild/operations/Settings.ts"
@@ -20,6 +21,7 @@ export const GuildsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "g
     const actors = yield* Actors
     const users = yield* UsersRepo
     const snowflakes = yield* Snowflakes
+    const roomFor = yield* guildRoom
     const member = (guildId: GuildId, viewerId: string, targetId: UserId) =>
       actors.read(guildId, Members.getMember, { targetId }, viewerId)
 
@@ -29,6 +31,7 @@ export const GuildsHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "g
           const me = yield* CurrentUser
           const owner = yield* users.findById(me.id)
           if (owner === undefined) return yield* unauthorized()
+          yield* roomFor(me.id)
           const guildId = GuildId.make(snowflakes.next())
           return yield* actors.bounded(actors.guild(guildId).Create({
             operationId: `guild-create:${guildId}`,

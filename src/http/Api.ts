@@ -3,6 +3,9 @@ import { AccountApi } from "../account/Api.ts"
 import { AccountLifecycleApi } from "../account/LifecycleApi.ts"
 import { AdminApi } from "../admin/Api.ts"
 import { AdminBansApi } from "../admin/bans/Api.ts"
+import { AdminLimitsApi } from "../admin/limits/Api.ts"
+import { WellKnownApi } from "../wellknown/Api.ts"
+import { StreamsApi } from "../streams/Api.ts"
 import { AdminMessagesApi } from "../admin/messages/Api.ts"
 import { AdminSearchApi } from "../admin/search/Api.ts"
 import { AdminSystemDmsApi } from "../admin/systemdms/Api.ts"
@@ -130,5 +133,8 @@ export class Api extends HttpApi.make("guildhall")
   .add(AdminSearchApi)
   .add(AdminVoiceApi)
   .add(AdminArchivesApi)
+  .add(AdminLimitsApi)
+  .add(WellKnownApi)
+  .add(StreamsApi)
   .annotateMerge(OpenApi.annotations({ title: "Guildhall API", version: "1" }))
 {}

@@ -11,6 +11,7 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContex
 import { PackInvites } from "../packs/Invites.ts"
 import { PacksRepo } from "../packs/Repo.ts"
 import { UsersRepo } from "../users/Repo.ts"
+import { guildRoom } from "../guilds/GuildRoom.ts"
 import { toUserPartial } from "../model/Users.ts"
 import { InviteLookup } from "./Lookup.ts"
 
@@ -20,6 +21,7 @@ const InvitesHandlers = HttpApiBuilder.group(Api, "invites", (handlers) =>
   withBuildContext(Effect.gen(function*() {
     const actors = yield* Actors
     const users = yield* UsersRepo
+    const roomFor = yield* guildRoom
     const lookup = yield* InviteLookup
     const packInvites = yield* PackInvites
     const guildOfChannel = (channelId: string) =>
@@ -60,6 +62,7 @@ const InvitesHandlers = HttpApiBuilder.group(Api, "invites", (handlers) =>
           }
           const user = yield* users.findById(me.id)
           if (user === undefined) return yield* unauthorized()
+          yield* roomFor(me.id, guildId)
           const joined = yield* actors.write(guildId, Invites.joinByInvite, {
             code: params.invite_code,
             user: toUserPartial(user)

@@ -18,6 +18,8 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContex
 import { sharedJsonResponse } from "../http/SharedBodies.ts"
 import { RateLimitLive } from "../ratelimit/RateLimitLive.ts"
 import { ChannelLookup } from "./ChannelLookup.ts"
+import { checkContentLength } from "./ContentLength.ts"
+import { Limits } from "../platform/Limits.ts"
 import { legalHoldCheck } from "./LegalHoldCheck.ts"
 import { SqlClient } from "effect/sql"
 import { MessageUploads } from "./attachments/MessageUploads.ts"
@@ -52,6 +54,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
     const dms = yield* Dms
     const reactions = yield* ReactionsRepo
     const holds = legalHoldCheck(yield* SqlClient.SqlClient)
+    const limits = yield* Limits
 
     const { stored, olderCopy, forwardedCopy, referencedCopy } = yield* messageCopies
 
@@ -97,7 +100,13 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
           const channelId = params.channel_id
           /** The request, its files stored once `mayAttach` allows them (a multipart create). */
           const receive = <E>(mayAttach: Effect.Effect<boolean, E>) =>
-            Stream.isStream(body) ? uploads.receive(mayAttach, body, request) : Effect.succeed({ request: body, uploads: undefined })
+            Effect.gen(function*() {
+              const received = Stream.isStream(body)
+                ? yield* uploads.receive(mayAttach, body, request)
+                : { request: body, uploads: undefined }
+              yield* checkContentLength(limits.get, received.request.content)
+              return received
+            })
           return yield* channels.byOwner(channelId, {
             dm: () =>
               Effect.gen(function*() {
@@ -130,6 +139,7 @@ const MessagesHandlers = HttpApiBuilder.group(Api, "messages", (handlers) =>
       .handle("edit", ({ params, payload }) =>
         Effect.gen(function*() {
           const me = yield* CurrentUser
+          yield* checkContentLength(limits.get, payload.content)
           return yield* channels.byOwner(params.channel_id, {
             dm: () => dms.edit(params.channel_id, me.id, params.message_id, payload),
             guild: (guildId) =>

@@ -1,12 +1,13 @@
 import { Schema } from "effect"
 import { BoundedText } from "./Common.ts"
 import { MessageId, Snowflake } from "./Ids.ts"
+import { CEILINGS, DEFAULT_LIMITS } from "./Limits.ts"
 
 /**
  * What clients send to create, edit and delete messages (reference/schemas.md),
  * with part A's limits. A check's message starts with its validation code.
  */
-export const MAX_CONTENT = 2000
+export const MAX_CONTENT = DEFAULT_LIMITS.max_message_length
 export const MAX_EMBEDS = 10
 /** Every text of a message's embeds together (titles, descriptions, field names and values, footers, authors). */
 export const MAX_EMBED_CHARACTERS = 6000
@@ -108,7 +109,8 @@ const AttachmentRequest = Schema.Struct({
   waveform: Schema.optional(Schema.NullOr(Schema.String))
 })
 
-const Content = BoundedText(0, MAX_CONTENT, "CONTENT_EXCEEDS_MAX_LENGTH")
+// The ceiling: the instance's configured limit, at most this, is checked where messages are sent (src/messages/ContentLength.ts).
+const Content = BoundedText(0, CEILINGS.messageLength, "CONTENT_EXCEEDS_MAX_LENGTH")
 
 export const MessageCreateRequest = Schema.Struct({
   content: Schema.optional(Schema.NullOr(Content)),

@@ -14,6 +14,8 @@ import { jsonResponse } from "../http/SharedBodies.ts"
 import { MediaStore } from "../media/MediaStore.ts"
 import { MessageUploads } from "../messages/attachments/MessageUploads.ts"
 import { ChannelLookup } from "../messages/ChannelLookup.ts"
+import { checkContentLength } from "../messages/ContentLength.ts"
+import { Limits } from "../platform/Limits.ts"
 import { legalHoldCheck } from "../messages/LegalHoldCheck.ts"
 import { MessagesRepo } from "../messages/Repo.ts"
 import { BadRequest, unknown } from "../model/Errors.ts"
@@ -121,6 +123,7 @@ const WebhookTokensHandlers = HttpApiBuilder.group(Api, "webhookTokens", (handle
     const limits = yield* WebhookRateLimits
     const uploads = yield* MessageUploads
     const repo = yield* MessagesRepo
+    const instanceLimits = yield* Limits
     const holds = legalHoldCheck(yield* SqlClient.SqlClient)
     const avatarOf = storeAvatar(yield* MediaStore)
 
@@ -191,6 +194,7 @@ const WebhookTokensHandlers = HttpApiBuilder.group(Api, "webhookTokens", (handle
               const { username, avatar_url: avatarUrl, ...message } = body
               return { message, files: undefined, username, avatarUrl }
             })()
+          yield* checkContentLength(instanceLimits.get, received.message.content)
           const posted = yield* calls.post(params.webhook_id, params.token, received.message, {
             username: received.username?.trim() ?? undefined,
             avatarUrl: received.avatarUrl,
@@ -203,6 +207,7 @@ const WebhookTokensHandlers = HttpApiBuilder.group(Api, "webhookTokens", (handle
           json === null ? older : jsonResponse(json)))
       .handle("editMessage", ({ params, payload }) =>
         Effect.gen(function*() {
+          yield* checkContentLength(instanceLimits.get, payload.content)
           const { guildId, older } = yield* ownMessage(params.webhook_id, params.token, params.message_id)
           return yield* actors.write(guildId, WebhookMessages.editWebhookMessage, {
             webhookId: params.webhook_id,

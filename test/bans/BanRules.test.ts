@@ -6,6 +6,7 @@ import { Permission } from "../../src/model/Permissions.ts"
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { defaultLimits } from "../../src/model/Limits.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const T0 = Date.parse("2026-03-01T00:00:00.000Z")
@@ -26,7 +27,7 @@ const ban = (id: string, expiresAt: string | null) => ({
   banned_at: new Date(T0).toISOString(),
   expires_at: expiresAt
 })
-const context = (actorId: string, now = T0) => ({ guildId: "100", actorId, operationId: "5000", reason: null, now })
+const context = (actorId: string, now = T0) => ({ guildId: "100", actorId, operationId: "5000", reason: null, limits: defaultLimits, now })
 const banCommand = (id: string, durationSeconds = 0) =>
   banMember.command.make({ target: user(id), reason: "spam", deleteMessageDays: 2, durationSeconds })
 

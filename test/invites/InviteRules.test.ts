@@ -14,6 +14,7 @@ import { createInvite, deleteInvite, joinByInvite } from "../../shards/guild/ope
 import { createGuild, type GuildState } from "../../shards/guild/State.ts"
 import { SharedMap } from "../../shards/guild/SharedMap.ts"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { defaultLimits } from "../../src/model/Limits.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const T0 = Date.parse("2026-03-01T00:00:00.000Z")
@@ -30,7 +31,7 @@ const invite = (code: string, overrides: Partial<GuildInvite> = {}): GuildInvite
   ...overrides
 })
 const withInvite = (state: GuildState, i: GuildInvite): GuildState => ({ ...state, invites: new Map(state.invites).set(i.code, i) })
-const context = (actorId: string, now = T0) => ({ guildId: "100", actorId, operationId: "5000", reason: null, now })
+const context = (actorId: string, now = T0) => ({ guildId: "100", actorId, operationId: "5000", reason: null, limits: defaultLimits, now })
 const failure = <A, E>(effect: Effect.Effect<A, E>) => {
   const exit = Effect.runSyncExit(effect)
   return Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "succeeded"

@@ -10,6 +10,7 @@ import type { MessageCreateRequest } from "../../src/model/MessageRequests.ts"
 import type { MessageResponse } from "../../src/model/Messages.ts"
 import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 import { CarriedId } from "../../src/model/Ids.ts"
+import { defaultLimits } from "../../src/model/Limits.ts"
 
 /**
  * A guild for pure decision tests. Users: 1 owner; 2 chats (role 10); 3
@@ -57,6 +58,7 @@ let nextOperation = (BigInt(NOW) - SNOWFLAKE_EPOCH) << 22n
 
 export const contextOf = (actorId: string, now = NOW, operationId?: string): WriteContext => ({
   guildId: "100",
+  limits: defaultLimits,
   actorId,
   operationId: operationId ?? (nextOperation++).toString(),
   reason: null,

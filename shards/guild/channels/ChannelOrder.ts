@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { GuildChannel } from "./GuildChannel.ts"
 import type { ChannelPositionUpdateRequest } from "../../../src/model/Channels.ts"
 import { type BadRequest, invalidField } from "../../../src/model/Errors.ts"
+import type { LimitReader } from "../../../src/model/Limits.ts"
 import { checkParent } from "./ChannelRules.ts"
 import type { GuildState } from "../State.ts"
 
@@ -19,7 +20,8 @@ export const ordered = (channels: Iterable<GuildChannel>): Array<GuildChannel> =
  */
 export const reposition = (
   state: GuildState,
-  items: ChannelPositionUpdateRequest
+  items: ChannelPositionUpdateRequest,
+  limits: LimitReader
 ): Effect.Effect<ReadonlyArray<GuildChannel>, BadRequest> =>
   Effect.gen(function*() {
     const byId = new Map(state.channels)
@@ -34,7 +36,7 @@ export const reposition = (
         if (item.parent_id === item.id) {
           return yield* invalidField(`${index}.parent_id`, "CANNOT_POSITION_CHANNEL_RELATIVE_TO_ITSELF", "A channel cannot be its own parent")
         }
-        yield* checkParent({ ...state, channels: byId }, channel.type, item.parent_id, `${index}.parent_id`, "CATEGORIES_CANNOT_HAVE_PARENT_CHANNEL", item.id)
+        yield* checkParent({ ...state, channels: byId }, channel.type, item.parent_id, `${index}.parent_id`, "CATEGORIES_CANNOT_HAVE_PARENT_CHANNEL", limits, item.id)
         moved = { ...moved, parent_id: item.parent_id }
       }
       if (item.lock_permissions === true && moved.parent_id != null) {

@@ -2,13 +2,10 @@ import { Effect } from "effect"
 import type { GuildChannel } from "./GuildChannel.ts"
 import { ChannelType, type OverwriteRequest } from "../../../src/model/Channels.ts"
 import { BadRequest, type Forbidden, invalidField, missingPermissions } from "../../../src/model/Errors.ts"
+import type { LimitReader } from "../../../src/model/Limits.ts"
 import { channelPermissions, type Overwrite } from "./ChannelPermissions.ts"
 import type { GuildState } from "../State.ts"
 import { permissionsAt } from "../members/Timeouts.ts"
-
-/** Limits (conventions.md, Limits worth knowing). */
-export const MAX_GUILD_CHANNELS = 500
-export const MAX_CATEGORY_CHANNELS = 50
 
 const FLEXIBLE_NAMES = "TEXT_CHANNEL_FLEXIBLE_NAMES"
 
@@ -36,6 +33,7 @@ export const checkParent = (
   parentId: string | null | undefined,
   path: string,
   categoryRule: string,
+  limits: LimitReader,
   movingId?: string
 ): Effect.Effect<void, BadRequest> => {
   if (parentId == null) return Effect.void
@@ -44,15 +42,19 @@ export const checkParent = (
   if (parent === undefined) return Effect.fail(invalidField(path, "PARENT_CHANNEL_NOT_IN_GUILD", "Parent channel is not in this guild"))
   if (parent.type !== ChannelType.CATEGORY) return Effect.fail(invalidField(path, "PARENT_MUST_BE_CATEGORY", "Parent must be a category"))
   const siblings = childrenOf(state, parentId).filter((c) => c.id !== movingId)
-  return siblings.length >= MAX_CATEGORY_CHANNELS
-    ? Effect.fail(new BadRequest({ code: "MAX_CATEGORY_CHANNELS", message: `Maximum number of channels in category reached (${MAX_CATEGORY_CHANNELS})` }))
+  const max = limits("max_channels_per_category", { guildFeatures: state.guild.features })
+  return siblings.length >= max
+    ? Effect.fail(new BadRequest({ code: "MAX_CATEGORY_CHANNELS", message: `Maximum number of channels in category reached (${max})` }))
     : Effect.void
 }
 
-export const checkGuildRoom = (state: GuildState): Effect.Effect<void, BadRequest> =>
-  state.channels.size >= MAX_GUILD_CHANNELS
-    ? Effect.fail(new BadRequest({ code: "MAX_GUILD_CHANNELS", message: `Maximum number of guild channels reached (${MAX_GUILD_CHANNELS})` }))
+/** Room for one more channel under the instance's limit (src/platform/Limits.ts). */
+export const checkGuildRoom = (state: GuildState, limits: LimitReader): Effect.Effect<void, BadRequest> => {
+  const max = limits("max_guild_channels", { guildFeatures: state.guild.features })
+  return state.channels.size >= max
+    ? Effect.fail(new BadRequest({ code: "MAX_GUILD_CHANNELS", message: `Maximum number of guild channels reached (${max})` }))
     : Effect.void
+}
 
 export const bitsOf = (value: string | number | undefined): bigint => BigInt(value ?? 0)
 

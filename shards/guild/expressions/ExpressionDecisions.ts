@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { BulkFailure, GuildEmoji } from "../../../src/model/Expressions.ts"
 import { BadRequest, type Forbidden, missingPermissions } from "../../../src/model/Errors.ts"
+import type { LimitReader } from "../../../src/model/Limits.ts"
 import { changesOf, requireMember } from "../Access.ts"
 import type { ExpressionKind } from "./ExpressionKinds.ts"
 import { DELETED_CREATOR } from "./ExpressionRows.ts"
@@ -11,13 +12,16 @@ import { guildPermissions, type GuildState } from "../State.ts"
 // One logic for emojis and stickers; what differs between them is their ExpressionKind.
 type AnyKind<Item extends GuildEmoji, New, View> = ExpressionKind<Item, New, View>
 
-/** conventions.md, Limits: 50, 250 with the MORE_ feature, none with the UNLIMITED_ one. */
-const limitOf = (state: GuildState, features: { readonly more: string; readonly unlimited: string }) =>
-  state.guild.features.includes(features.unlimited) ? Infinity : state.guild.features.includes(features.more) ? 250 : 50
+/**
+ * The instance's limit for the guild (src/platform/Limits.ts: 50, 250 by default
+ * with the MORE_ feature), none with the UNLIMITED_ feature.
+ */
+const limitOf = <Item extends GuildEmoji, New, View>(kind: AnyKind<Item, New, View>, state: GuildState, limits: LimitReader) =>
+  state.guild.features.includes(kind.features.unlimited) ? Infinity : limits(kind.limitKey, { guildFeatures: state.guild.features })
 
-const limitProblem = <Item extends GuildEmoji, New, View>(kind: AnyKind<Item, New, View>, state: GuildState, item: New) => {
+const limitProblem = <Item extends GuildEmoji, New, View>(kind: AnyKind<Item, New, View>, state: GuildState, item: New, limits: LimitReader) => {
   const same = [...kind.all(state).values()].filter((other) => kind.countsWith(item, other)).length
-  return same < limitOf(state, kind.features) ? undefined : kind.limitCode(item)
+  return same < limitOf(kind, state, limits) ? undefined : kind.limitCode(item)
 }
 
 const limitReached = (code: string) => new BadRequest({ code, message: "Maximum number reached for this guild" })
@@ -54,6 +58,7 @@ const announce = <Item extends GuildEmoji, New, View>(kind: AnyKind<Item, New, V
 interface Context {
   readonly actorId: string
   readonly now: number
+  readonly limits: LimitReader
 }
 
 /** Adds what fits under the limits, in order; the rest fail with the limit's code. */
@@ -61,14 +66,14 @@ const addAll = <Item extends GuildEmoji, New extends { readonly name: string }, 
   kind: AnyKind<Item, New, View>,
   state: GuildState,
   items: ReadonlyArray<New>,
-  { actorId, now }: Context
+  { actorId, now, limits }: Context
 ) => {
   let next = state
   const created: Array<Item> = []
   const failed: Array<BulkFailure> = []
   const creator = state.members.get(actorId)?.user ?? DELETED_CREATOR
   for (const fields of items) {
-    const problem = limitProblem(kind, next, fields)
+    const problem = limitProblem(kind, next, fields, limits)
     if (problem !== undefined) {
       failed.push({ name: fields.name, error: problem })
       continue

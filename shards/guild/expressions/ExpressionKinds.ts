@@ -7,6 +7,7 @@ import type {
   GuildStickerResponse
 } from "../../../src/model/Expressions.ts"
 import { NotFound } from "../../../src/model/Errors.ts"
+import type { LimitKey } from "../../../src/model/Limits.ts"
 import type { UserPartialResponse } from "../../../src/model/Users.ts"
 import type { GuildState } from "../State.ts"
 
@@ -22,8 +23,9 @@ export interface ExpressionKind<Item extends GuildEmoji, New, View> {
   readonly make: (fields: New, creator: UserPartialResponse) => Item
   readonly view: (item: Item) => View
   readonly unknown: () => NotFound
-  /** conventions.md, Limits: the features raising the guild's limit to 250, and lifting it. */
-  readonly features: { readonly more: string; readonly unlimited: string }
+  /** The instance's limit on them (src/platform/Limits.ts; MORE_ features raise it there), and the feature lifting it. */
+  readonly limitKey: LimitKey
+  readonly features: { readonly unlimited: string }
   /** Which existing items count against the same limit as `item`, and that limit's error code. */
   readonly countsWith: (item: New, other: Item) => boolean
   readonly limitCode: (item: New) => string
@@ -58,7 +60,8 @@ export const EmojiKind: ExpressionKind<GuildEmoji, NewEmoji, GuildEmojiResponse>
   make: (fields, creator) => ({ ...fields, creator }),
   view: emojiView,
   unknown: () => new NotFound({ code: "UNKNOWN_EMOJI", message: "Unknown emoji" }),
-  features: { more: "MORE_EMOJI", unlimited: "UNLIMITED_EMOJI" },
+  limitKey: "max_guild_emojis",
+  features: { unlimited: "UNLIMITED_EMOJI" },
   countsWith: (item, other) => other.animated === item.animated,
   limitCode: (item) => (item.animated ? "MAX_ANIMATED_EMOJIS" : "MAX_EMOJIS"),
   actions: { create: 60, update: 61, delete: 62 },
@@ -78,7 +81,8 @@ export const StickerKind: ExpressionKind<GuildSticker, NewSticker, GuildStickerR
   make: (fields, creator) => ({ ...fields, creator }),
   view: stickerView,
   unknown: () => new NotFound({ code: "UNKNOWN_STICKER", message: "Unknown sticker" }),
-  features: { more: "MORE_STICKERS", unlimited: "UNLIMITED_STICKERS" },
+  limitKey: "max_guild_stickers",
+  features: { unlimited: "UNLIMITED_STICKERS" },
   countsWith: () => true,
   limitCode: () => "MAX_STICKERS",
   actions: { create: 90, update: 91, delete: 92 },

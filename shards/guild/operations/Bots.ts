@@ -10,7 +10,7 @@ import { write } from "../Definitions.ts"
 import { ALL_PERMISSIONS, Permission } from "../../../src/model/Permissions.ts"
 import { JOIN_SOURCE_BOT_INVITE } from "../members/JoinSources.ts"
 import { requireGrantable } from "./RoleChecks.ts"
-import { MAX_GUILD_ROLES, newRole, roleAdded } from "./Roles.ts"
+import { checkRoleRoom, newRole, roleAdded } from "./Roles.ts"
 import { placeNewRole } from "./RoleOrder.ts"
 import { setMemberRoles } from "./RoleRows.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
@@ -47,9 +47,7 @@ export const addBot = write(
       const granted = BigInt(permissions) & ALL_PERMISSIONS
       if (granted !== 0n) {
         yield* requireGrantable(state, context.actorId, granted)
-        if (state.roles.size >= MAX_GUILD_ROLES) {
-          return yield* new BadRequest({ code: "MAX_GUILD_ROLES", message: `Maximum number of guild roles reached (${MAX_GUILD_ROLES})` })
-        }
+        yield* checkRoleRoom(state, context.limits)
       }
       const joined = admit(state, context.guildId, bot, {
         joinSourceType: JOIN_SOURCE_BOT_INVITE,

@@ -27,7 +27,7 @@ export const positionChannels = write(
   (state, { items }, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_CHANNELS, context.now)
-      const changed = yield* reposition(state, items)
+      const changed = yield* reposition(state, items, context.limits)
       const channels = new Map(state.channels)
       for (const channel of changed) channels.set(channel.id, channel)
       return {

@@ -47,10 +47,10 @@ export const createChannel = write(
   (state, { channelId, request }, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_CHANNELS, context.now)
-      yield* checkGuildRoom(state)
+      yield* checkGuildRoom(state, context.limits)
       const name = yield* normalizeName(state, request.type, "name", request.name)
       yield* checkUrl(request.url, "url")
-      yield* checkParent(state, request.type, request.parent_id, "parent_id", "CATEGORIES_CANNOT_HAVE_PARENTS")
+      yield* checkParent(state, request.type, request.parent_id, "parent_id", "CATEGORIES_CANNOT_HAVE_PARENTS", context.limits)
       const parent = request.parent_id == null ? undefined : state.channels.get(request.parent_id)
       const overwrites = request.permission_overwrites?.map(toOverwrite)
       if (overwrites !== undefined && overwrites.length > 0) {
@@ -110,7 +110,7 @@ export const updateChannel = write(
         if (refusal !== undefined) return yield* invalidField("rtc_region", refusal, "Unknown or restricted voice region")
       }
       if (patch.parent_id !== undefined && patch.parent_id !== before.parent_id) {
-        yield* checkParent(state, before.type, patch.parent_id, "parent_id", "CATEGORIES_CANNOT_HAVE_PARENTS", channelId)
+        yield* checkParent(state, before.type, patch.parent_id, "parent_id", "CATEGORIES_CANNOT_HAVE_PARENTS", context.limits, channelId)
       }
       const overwrites = permission_overwrites?.map(toOverwrite)
       if (overwrites !== undefined) {

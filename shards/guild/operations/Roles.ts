@@ -14,14 +14,20 @@ import { memberRoleReads, memberRoleWrites } from "./MemberRoles.ts"
 import { placeNewRole, roleOrderWrites } from "./RoleOrder.ts"
 import { deleteRole as deleteRoleRow, insertRole, updateRoles } from "./RoleRows.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import type { LimitReader } from "../../../src/model/Limits.ts"
 
 /** Audit log action types (part C, AuditLogActionType). */
 const ROLE_CREATE = 30
 const ROLE_UPDATE = 31
 const ROLE_DELETE = 32
 
-/** Conventions, Limits: roles per guild, @everyone included. */
-export const MAX_GUILD_ROLES = 250
+/** Room for one more role (@everyone included) under the instance's limit (src/platform/Limits.ts). */
+export const checkRoleRoom = (state: GuildState, limits: LimitReader): Effect.Effect<void, BadRequest> => {
+  const max = limits("max_guild_roles", { guildFeatures: state.guild.features })
+  return state.roles.size >= max
+    ? Effect.fail(new BadRequest({ code: "MAX_GUILD_ROLES", message: `Maximum number of guild roles reached (${max})` }))
+    : Effect.void
+}
 
 /** The fields of a role an audit entry records. */
 const auditFields = (role: GuildRole) => ({
@@ -80,9 +86,7 @@ export const createRole = write(
   (state, { roleId, request }, context) =>
     Effect.gen(function*() {
       yield* requirePermission(state, context.actorId, Permission.MANAGE_ROLES, context.now)
-      if (state.roles.size >= MAX_GUILD_ROLES) {
-        return yield* new BadRequest({ code: "MAX_GUILD_ROLES", message: `Maximum number of guild roles reached (${MAX_GUILD_ROLES})` })
-      }
+      yield* checkRoleRoom(state, context.limits)
       const everyonePermissions = state.roles.get(state.guild.id)?.permissions ?? "0"
       const permissions = request.permissions === undefined
         ? BigInt(everyonePermissions)

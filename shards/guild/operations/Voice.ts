@@ -5,6 +5,9 @@ import { read } from "../Definitions.ts"
 import { mayStay, voiceAccess } from "../channels/VoiceAccess.ts"
 import { visibleChannel } from "../channels/ChannelAccess.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { missingPermissions } from "../../../src/model/Errors.ts"
+import { has, Permission } from "../../../src/model/Permissions.ts"
+import { channelPermissions } from "../channels/ChannelPermissions.ts"
 
 export const VoiceAccessReply = Schema.Struct({
   member: GuildMemberResponse,
@@ -67,4 +70,23 @@ export const rtcRegionFeatures = read(
   (state, { channelId }, viewerId) => Effect.as(visibleChannel(state, viewerId, channelId), state.guild.features)
 )
 
-export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice, rtcRegionFeatures] as const
+/**
+ * Whether the viewer may see a stream in the voice channel (VIEW_CHANNEL and CONNECT there,
+ * as joining takes), and with `upload`, send its preview: STREAM too. A refusal is the error.
+ */
+export const checkStreamPreview = read(
+  "CheckStreamPreview",
+  { channelId: CarriedId.ChannelId, now: Schema.Number, upload: Schema.Boolean },
+  Schema.Null,
+  (state, { channelId, now, upload }, viewerId) =>
+    Effect.gen(function*() {
+      yield* Effect.fromResult(voiceAccess(state, viewerId, channelId, now))
+      const channel = state.channels.get(channelId)
+      if (upload && (channel === undefined || !has(channelPermissions(state, viewerId, channel, now), Permission.STREAM))) {
+        return yield* missingPermissions()
+      }
+      return null
+    })
+)
+
+export const voiceReads = [joinVoice, checkVoiceMove, recheckVoice, rtcRegionFeatures, checkStreamPreview] as const

@@ -10,6 +10,7 @@ import { dimensionsOf } from "./Types.ts"
 import { MessageCreateRequest } from "../../model/MessageRequests.ts"
 import type { MessageAttachmentResponse } from "../../model/Messages.ts"
 import { discardRest, stageUpload } from "./Uploads.ts"
+import { Limits } from "../../platform/Limits.ts"
 
 const decodeRequest = Schema.decodeUnknownEffect(MessageCreateRequest)
 
@@ -46,6 +47,7 @@ export class MessageUploads extends Context.Service<MessageUploads, {
       const store = yield* MediaStore
       const snowflakes = yield* Snowflakes
       const { publicUrl } = yield* AppConfig
+      const limits = yield* Limits
 
       const stored = (described: DescribedFile) =>
         Effect.map(
@@ -74,7 +76,10 @@ export class MessageUploads extends Context.Service<MessageUploads, {
         parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
         _request: HttpServerRequest.HttpServerRequest
       ) {
-        const staged = yield* stageUpload(parts, yield* mayAttach)
+        const staged = yield* stageUpload(parts, yield* mayAttach, {
+          files: limits.get("max_attachments_per_message"),
+          fileBytes: limits.get("max_attachment_file_size")
+        })
         const json = yield* payloadJsonOf(staged.payloadJson)
         const payload = yield* decodeRequest(json).pipe(
           Effect.mapError((error) =>

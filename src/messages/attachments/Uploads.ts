@@ -7,13 +7,15 @@ import * as Fs from "node:fs/promises"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { type BadRequest, type Forbidden, invalidField, missingPermissions, PayloadTooLarge } from "../../model/Errors.ts"
+import { CEILINGS } from "../../model/Limits.ts"
 
 /**
- * Limits of a message's files (part A leaves them unstated: these are the
+ * Ceilings of a message's files (part A leaves them unstated: these are the
  * production platform's free tier): ten files, 25 MiB each, 50 MiB together.
+ * The instance's limits (src/platform/Limits.ts) may be lower, never higher.
  */
-export const MAX_FILES = 10
-export const MAX_FILE_BYTES = 25 * 1024 * 1024
+export const MAX_FILES = CEILINGS.attachmentsPerMessage
+export const MAX_FILE_BYTES = CEILINGS.attachmentFileBytes
 export const MAX_TOTAL_BYTES = 50 * 1024 * 1024
 /** `payload_json` and any other text field. */
 export const MAX_FIELD_BYTES = 1024 * 1024
@@ -47,8 +49,8 @@ export type UploadError = BadRequest | Forbidden | PayloadTooLarge
 
 const FILE_FIELD = /^files\[(\d{1,3})\]$/
 
-const fileTooLarge = () =>
-  new PayloadTooLarge({ code: "FILE_SIZE_TOO_LARGE", message: `Files are at most ${MAX_FILE_BYTES / 1024 / 1024} MiB` })
+const fileTooLarge = (maxBytes = MAX_FILE_BYTES) =>
+  new PayloadTooLarge({ code: "FILE_SIZE_TOO_LARGE", message: `Files are at most ${maxBytes} bytes` })
 const totalTooLarge = () =>
   invalidField("files", "MESSAGE_TOTAL_ATTACHMENT_SIZE_TOO_LARGE", `A message's files are at most ${MAX_TOTAL_BYTES / 1024 / 1024} MiB together`)
 const unparsable = () => invalidField("root", "FAILED_TO_PARSE_MULTIPART_FORM_DATA", "The multipart body could not be parsed")
@@ -100,8 +102,14 @@ interface Progress {
   total: number
 }
 
+/** The instance's limits on one message's files, at most the ceilings above. */
+export interface FileLimits {
+  readonly files: number
+  readonly fileBytes: number
+}
+
 /** Writes one file part to `path`, counting and hashing as it goes; fails as soon as a limit is passed. */
-const writeFile = (file: Multipart.File, path: string, progress: Progress) =>
+const writeFile = (file: Multipart.File, path: string, progress: Progress, limits: FileLimits) =>
   Effect.acquireUseRelease(
     Effect.promise(() => Fs.open(path, "wx")),
     (handle) => {
@@ -115,7 +123,7 @@ const writeFile = (file: Multipart.File, path: string, progress: Progress) =>
           Effect.suspend(() => {
             size += chunk.length
             progress.total += chunk.length
-            if (size > MAX_FILE_BYTES) return Effect.fail(fileTooLarge())
+            if (size > limits.fileBytes) return Effect.fail(fileTooLarge(limits.fileBytes))
             if (progress.total > MAX_TOTAL_BYTES) return Effect.fail(totalTooLarge())
             hash.update(chunk)
             if (headSize < HEAD_BYTES) {
@@ -139,7 +147,7 @@ const writeFile = (file: Multipart.File, path: string, progress: Progress) =>
  * are removed when the scope closes. Without `mayAttach`, a file part is
  * refused as it arrives.
  */
-export const stageUpload = (parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>, mayAttach: boolean) =>
+export const stageUpload = (parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>, mayAttach: boolean, limits: FileLimits) =>
   Effect.gen(function*() {
     const dir = yield* Effect.acquireRelease(
       Effect.promise(() => Fs.mkdtemp(Path.join(Os.tmpdir(), "guildhall-upload-"))),
@@ -161,8 +169,8 @@ export const stageUpload = (parts: Stream.Stream<Multipart.Part, Multipart.Multi
           return Effect.fail(invalidField(part.key, "INVALID_FILE_FIELD_NAME", "Files are sent as files[n]"))
         }
         const index = Number(match[1])
-        if (index >= MAX_FILES) {
-          return Effect.fail(invalidField(part.key, "FILE_INDEX_EXCEEDS_MAXIMUM", `File indexes are 0 to ${MAX_FILES - 1}`))
+        if (index >= limits.files) {
+          return Effect.fail(invalidField(part.key, "FILE_INDEX_EXCEEDS_MAXIMUM", `File indexes are 0 to ${limits.files - 1}`))
         }
         const twin = progress.files.find((f) => f.index === index)
         if (twin !== undefined) {
@@ -173,7 +181,7 @@ export const stageUpload = (parts: Stream.Stream<Multipart.Part, Multipart.Multi
           )
         }
         const path = Path.join(dir, String(index))
-        return Effect.map(writeFile(part, path, progress), (written) => {
+        return Effect.map(writeFile(part, path, progress, limits), (written) => {
           progress.files.push({ index, fieldName: part.key, filename: part.name, path, ...written })
         })
       })

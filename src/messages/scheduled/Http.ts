@@ -16,6 +16,8 @@ import { perRequestMiddlewaresOnly, withBuildContext } from "../../http/GroupCon
 import { Snowflakes } from "../../platform/Snowflake.ts"
 import { ChannelLookup } from "../ChannelLookup.ts"
 import { dueInstant, payloadOf, type ScheduledMessageRequest } from "./Schemas.ts"
+import { checkContentLength } from "../ContentLength.ts"
+import { Limits } from "../../platform/Limits.ts"
 import { CarriedId, type ChannelId, type GuildId } from "../../model/Ids.ts"
 
 /**
@@ -29,6 +31,7 @@ const ScheduledHandlers = HttpApiBuilder.group(Api, "scheduledMessages", (handle
     const users = yield* UserActors
     const channels = yield* ChannelLookup
     const snowflakes = yield* Snowflakes
+    const limits = yield* Limits
 
     /** When it is due, after the checks of sending it now (the send checks them again when it is due). */
     const checked = (userId: string, channelId: ChannelId, guildId: GuildId, payload: ScheduledMessageRequest) =>
@@ -36,6 +39,7 @@ const ScheduledHandlers = HttpApiBuilder.group(Api, "scheduledMessages", (handle
         const now = Date.now()
         const scheduledAt = yield* dueInstant(payload, now)
         const request = payloadOf(payload)
+        yield* checkContentLength(limits.get, request.content)
         yield* actors.read(guildId, checkScheduledMessage, { channelId, request, now }, userId)
         return { request, scheduledAt, scheduledLocalAt: payload.scheduled_local_at, timezone: payload.timezone }
       })

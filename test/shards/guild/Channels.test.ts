@@ -10,6 +10,7 @@ import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/
 import type { GuildChannel } from "../../../shards/guild/channels/GuildChannel.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { defaultLimits } from "../../../src/model/Limits.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -18,7 +19,7 @@ const role = (id: string, permissions: bigint): [string, GuildRoleResponse] =>
 const member = (id: string, roles: ReadonlyArray<string>): [string, GuildMemberResponse] =>
   [id, { user: user(id), roles, joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }]
 const context = (actorId: string): WriteContext =>
-  ({ guildId: "100", actorId, operationId: "5000", reason: null, now: Date.parse("2026-02-01T00:00:00Z") })
+  ({ guildId: "100", actorId, operationId: "5000", reason: null, limits: defaultLimits, now: Date.parse("2026-02-01T00:00:00Z") })
 
 /** Role 10: MANAGE_CHANNELS; role 11: MANAGE_CHANNELS | MANAGE_ROLES. Member 2 has 10, 3 has 11, 4 nothing. */
 const state: GuildState = {

@@ -7,6 +7,7 @@ import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../..
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { BadRequest } from "../../../src/model/Errors.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
+import { defaultLimits } from "../../../src/model/Limits.ts"
 
 const user = (id: string, bot = false) => ({
   id,
@@ -35,6 +36,7 @@ const withRole = (state: GuildState, id: string, permissions: bigint): GuildStat
 })
 const context = (actorId: string): WriteContext => ({
   guildId: "100",
+  limits: defaultLimits,
   actorId,
   operationId: "5000",
   reason: null,

@@ -9,6 +9,7 @@ import { AppConfig, settingsConfig } from "../../../src/platform/Config.ts"
 import * as Database from "../../../src/platform/Database.ts"
 import * as Migrations from "../../../src/platform/Migrations.ts"
 import { scratchDatabase } from "../../support/Postgres.ts"
+import { defaultLimits } from "../../../src/model/Limits.ts"
 
 /** The guild repository on a scratch database with the schema applied. */
 const Repo = Layer.unwrap(Effect.gen(function*() {
@@ -67,7 +68,7 @@ layer(Repo, { timeout: 120_000, excludeTestServices: true })("guild record", (it
       for (const column of GUILD_RECORD_COLUMNS) {
         if (column !== "id") assert.notDeepEqual(everyColumn[column], base.guild[column], column)
       }
-      const context = { guildId: "100", actorId: "1", operationId: "9001", reason: null, now: Date.parse("2026-03-01T00:00:00Z") }
+      const context = { guildId: "100", actorId: "1", operationId: "9001", reason: null, limits: defaultLimits, now: Date.parse("2026-03-01T00:00:00Z") }
       const decision = recordChange(base, everyColumn, context)
       yield* decision.persist ?? Effect.void
       const reloaded = yield* repo.load("100")

@@ -11,6 +11,7 @@ import type { GuildMemberResponse, GuildRoleResponse } from "../../../src/model/
 import { BadRequest } from "../../../src/model/Errors.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { defaultLimits } from "../../../src/model/Limits.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -26,7 +27,7 @@ const state: GuildState = {
   roles: new Map([...base.roles, ...[role("10", 3, Permission.MANAGE_ROLES), role("11", 2), role("12", 1)].map((r): [string, GuildRoleResponse] => [r.id, r])]),
   members: SharedMap.from([...base.members, member("2", ["10"]), member("3", ["12"]), member("4", [])])
 }
-const context = (actorId: string): WriteContext => ({ guildId: "100", actorId, operationId: "5000", reason: null, now: Date.parse("2026-02-01T00:00:00Z") })
+const context = (actorId: string): WriteContext => ({ guildId: "100", actorId, operationId: "5000", reason: null, limits: defaultLimits, now: Date.parse("2026-02-01T00:00:00Z") })
 
 describe("role operations", () => {
   it.effect("create a role at position 1 with the asked bits, audit 30 and GUILD_ROLE_CREATE", () =>

@@ -7,10 +7,11 @@ import type { WriteContext } from "../../../shards/guild/Definitions.ts"
 import { createGuild, type GuildState } from "../../../shards/guild/State.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 import { tokenHash } from "../../../src/platform/Crypto.ts"
+import { defaultLimits } from "../../../src/model/Limits.ts"
 
 const user = (id: string) => ({ id, username: `u${id}`, discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 })
 const base = createGuild({ guildId: "100", channelId: "101", owner: user("1"), name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
-const context: WriteContext = { guildId: "100", actorId: "1", operationId: "5000", reason: null, now: Date.parse("2026-02-01T00:00:00Z") }
+const context: WriteContext = { guildId: "100", actorId: "1", operationId: "5000", reason: null, limits: defaultLimits, now: Date.parse("2026-02-01T00:00:00Z") }
 const hash = (token: string) => tokenHash(token).toString("hex")
 
 const withWebhook = (state: GuildState, id: string, channelId = "101") =>

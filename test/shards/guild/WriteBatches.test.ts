@@ -5,6 +5,7 @@ import { createGuild } from "../../../shards/guild/State.ts"
 import type { CommittedWrite } from "../../../shards/guild/Repo.ts"
 import { ActorStopped, type Delivery, makeWriteBatches } from "../../../shards/guild/WriteBatches.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
+import { defaultLimits } from "../../../src/model/Limits.ts"
 
 const owner = { id: "1", username: "u1", discriminator: "0001", global_name: null, avatar: null, avatar_color: null, flags: 0 }
 const state = createGuild({ guildId: "100", channelId: "101", owner, name: "G", icon: null, now: "2026-01-01T00:00:00.000Z" })
@@ -26,6 +27,7 @@ const batches = (release?: Deferred.Deferred<void>, stored: ReadonlyMap<string, 
     const asked: Array<string> = []
     const write = yield* makeWriteBatches({
       guildId: "100",
+      limits: defaultLimits,
       current: Effect.succeed(state),
       storedResults: (ids) =>
         Effect.sync(() => {

@@ -1,0 +1,17 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../http/Api.ts"
+import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
+import { AppConfig } from "../platform/Config.ts"
+import { Limits } from "../platform/Limits.ts"
+import { SsoSettings } from "../sso/Settings.ts"
+import { serviceDocument } from "./Document.ts"
+
+export const WellKnownHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "wellKnown", (handlers) =>
+  withBuildContext(Effect.gen(function*() {
+    const settings = yield* AppConfig
+    const sso = yield* SsoSettings
+    const limits = yield* Limits
+    // SSO settings are read each time: an operator's change shows at once on every process.
+    return handlers.handle("service", () => Effect.map(sso.get, (row) => serviceDocument(settings, row, limits.config())))
+  }))))
