@@ -23,10 +23,10 @@ const gatewayOf = (settings: Settings): string =>
 /**
  * GET /.well-known/service (WellKnownServiceResponse): where this deployment's
  * API, gateway and media are and what it offers, from its settings, its SSO
- * settings and its limits. One origin serves the API, the web pages and the
+ * settings, its limits and whether a media server is there to join. One origin serves the API, the web pages and the
  * media (uploads are served at the public URL, whatever store holds them).
  */
-export const serviceDocument = (settings: Settings, sso: SsoSettingsRow, limits: LimitConfig) => {
+export const serviceDocument = (settings: Settings, sso: SsoSettingsRow, limits: LimitConfig, voiceEnabled: boolean) => {
   const origin = settings.publicUrl.replace(/\/$/, "")
   const gifEnabled = Option.isSome(settings.gifa.apiKey) || Option.isSome(settings.gifb.apiKey)
   return {
@@ -46,7 +46,7 @@ export const serviceDocument = (settings: Settings, sso: SsoSettingsRow, limits:
     },
     captcha: { provider: "none", hcaptcha_site_key: null, turnstile_site_key: null },
     features: {
-      voice_enabled: false,
+      voice_enabled: voiceEnabled,
       payments_enabled: false,
       self_hosted: true,
       presigned_attachment_uploads: false,

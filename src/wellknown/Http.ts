@@ -4,6 +4,7 @@ import { Api } from "../http/Api.ts"
 import { perRequestMiddlewaresOnly, withBuildContext } from "../http/GroupContexts.ts"
 import { AppConfig } from "../platform/Config.ts"
 import { Limits } from "../platform/Limits.ts"
+import { VoiceCatalog } from "../platform/VoiceCatalog.ts"
 import { SsoSettings } from "../sso/Settings.ts"
 import { serviceDocument } from "./Document.ts"
 
@@ -12,6 +13,11 @@ export const WellKnownHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api,
     const settings = yield* AppConfig
     const sso = yield* SsoSettings
     const limits = yield* Limits
-    // SSO settings are read each time: an operator's change shows at once on every process.
-    return handlers.handle("service", () => Effect.map(sso.get, (row) => serviceDocument(settings, row, limits.config())))
+    const voice = yield* VoiceCatalog
+    /** Whether some region has an active media server whose secret this process can read: a join can then be given one. */
+    const voiceEnabled = Effect.flatMap(voice.regions, (regions) =>
+      Effect.map(Effect.forEach(regions, (region) => voice.activeCredentials(region.id)), (servers) => servers.some((s) => s.length > 0)))
+    // SSO settings and voice servers are read each time: an operator's change shows at once on every process.
+    return handlers.handle("service", () =>
+      Effect.zipWith(sso.get, voiceEnabled, (row, voiceOn) => serviceDocument(settings, row, limits.config(), voiceOn)))
   }))))

@@ -3,7 +3,12 @@ import { Effect } from "effect"
 import { TestApi } from "../support/Api.ts"
 import { defaultsHash } from "../../src/wellknown/Document.ts"
 
-const settings = { PUBLIC_URL: "https://chat.example.test", GATEWAY_URL: "wss://gateway.example.test/socket", GIFA_API_KEY: "a-key" }
+const settings = {
+  PUBLIC_URL: "https://chat.example.test",
+  GATEWAY_URL: "wss://gateway.example.test/socket",
+  GIFA_API_KEY: "a-key",
+  VOICE_SECRET_KEY: "11".repeat(32)
+}
 
 layer(TestApi.layerWith(settings), { timeout: 120_000, excludeTestServices: true })("GET /.well-known/service", (it) => {
   it.effect("tells anyone where this deployment is and what it offers, from its settings, and follows its limits", () =>
@@ -40,5 +45,20 @@ layer(TestApi.layerWith(settings), { timeout: 120_000, excludeTestServices: true
         rules: [{ id: "premium", filters: { traits: ["premium"] }, overrides: { max_guilds: 200 } }],
         defaultsHash
       })
+
+      // Voice is on once a region has an active media server.
+      const admin = { token: `Admin ${t.adminKey}` }
+      const region = yield* t.request("POST", "/admin/voice/regions/create", {
+        ...admin,
+        body: { id: "eu-west", name: "EU West", emoji: "x", latitude: 48.85, longitude: 2.35, is_default: true }
+      })
+      assert.strictEqual(region.status, 200, JSON.stringify(region.body))
+      const server = yield* t.request("POST", "/admin/voice/servers/create", {
+        ...admin,
+        body: { region_id: "eu-west", server_id: "lk-1", endpoint: "wss://lk-1.example.test", api_key: "APIkey", api_secret: "a-secret-of-the-media-server" }
+      })
+      assert.strictEqual(server.status, 200, JSON.stringify(server.body))
+      const withVoice = yield* t.request("GET", "/.well-known/service")
+      expect(withVoice.body).toMatchObject({ features: { voice_enabled: true } })
     }))
 })
