@@ -116,7 +116,12 @@ it.live("a deployment keeps every Redis key and channel it uses under its REDIS_
     )
     const counted = yield* eventually("the guild's audience over both API processes", audience, (g) => g?.session_count === 2)
     expect(counted).toMatchObject({ session_count: 2, presence_count: 2 })
-    const stats = yield* clusterJson(`${a.base}/admin/gateway/stats`, { token: adminToken })
+    // Each process republishes its figures every two seconds: the shard's call shows from its next publish on.
+    const stats = yield* eventually(
+      "the call in the cluster's stats",
+      clusterJson(`${a.base}/admin/gateway/stats`, { token: adminToken }),
+      (reply) => (reply.body as { calls?: number }).calls === 1
+    )
     expect(stats.body).toMatchObject({ calls: 1, process_count: 3 })
     const reload = yield* clusterJson(`${a.base}/admin/gateway/reload-all`, { method: "POST", token: adminToken, body: { guild_ids: [] } })
     assert.strictEqual(reload.status, 200, JSON.stringify(reload.body))
