@@ -1,7 +1,5 @@
-import { Config, Schema } from "effect"
-
-const atLeast = (minimum: number, name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(minimum)), name).pipe(Config.withDefault(fallback))
+import { Config } from "effect"
+import { intSetting as atLeast } from "../platform/Config.ts"
 
 /**
  * ARCHIVE_JOB_SWEEP_SECONDS: how often each API process looks for exports to

@@ -168,8 +168,11 @@ export interface MediaS3Settings {
   readonly secretAccessKey: Redacted.Redacted
 }
 
-const positiveInt = (name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
+/** An integer setting of at least `minimum`, `fallback` when unset; one below it, or not an integer, stops the start naming it. */
+export const intSetting = (minimum: number, name: string, fallback: number) =>
+  Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(minimum)), name).pipe(Config.withDefault(fallback))
+
+const positiveInt = (name: string, fallback: number) => intSetting(1, name, fallback)
 
 /** A combination of settings that cannot work, reported at start-up. */
 export class InvalidConfiguration extends Schema.TaggedError<InvalidConfiguration>()("InvalidConfiguration", {

@@ -1,15 +1,11 @@
-import { Context, Effect, Layer, Queue, Schema, Semaphore } from "effect"
+import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
-import { Redis } from "ioredis"
 import { DEFAULT_CONFIG, LimitConfig, type LimitReader, resolveLimit } from "../model/Limits.ts"
 import { AppConfig } from "./Config.ts"
-import { RedisClient } from "./Redis.ts"
+import { rereadOnNotice } from "./RedisRereads.ts"
 
 /** Where the processes of a cluster hear that the limit configuration changed. */
 export const limitsChannel = (prefix: string) => `${prefix}limits:changed`
-
-/** Reread even without a notice, should one be lost (a subscriber away from Redis). */
-const REREAD_EVERY = "30 seconds"
 
 const decodeStored = Schema.decodeUnknownEffect(LimitConfig)
 
@@ -36,45 +32,17 @@ export class Limits extends Context.Service<Limits, {
     })
   )
 
-  /**
-   * Cluster mode: a change is published on one channel; each process's
-   * subscriber connection queues a reread when it hears one, and when it has
-   * subscribed (again), since it may have missed some while away.
-   */
+  /** Cluster mode: a change is announced over Redis, and every process rereads (RedisRereads.ts). */
   static readonly layerRedis = Layer.effect(
     Limits,
     Effect.gen(function*() {
       const held = yield* makeHeld
-      const redis = yield* RedisClient
       const channel = limitsChannel((yield* AppConfig).redisKeyPrefix)
-      const wanted = yield* Queue.sliding<void>(1)
-      const subscriber = yield* Effect.acquireRelease(
-        Effect.sync(() => new Redis({ ...redis.options, lazyConnect: true, connectionName: `${channel}:subscriber` })),
-        (s) => Effect.promise(() => s.quit().catch(() => "closed"))
-      )
-      subscriber.on("message", () => void Queue.offerUnsafe(wanted, undefined))
-      subscriber.on("ready", () => void Queue.offerUnsafe(wanted, undefined))
-      yield* Effect.promise(async () => {
-        await subscriber.connect()
-        await subscriber.subscribe(channel)
-      })
-      yield* Queue.take(wanted).pipe(
-        Effect.timeoutOption(REREAD_EVERY),
-        Effect.andThen(held.reread),
-        Effect.catchCause((cause) => Effect.logWarning("limits: rereading the limit configuration failed", cause)),
-        Effect.forever,
-        Effect.forkScoped
-      )
+      const { announce } = yield* rereadOnNotice(channel, held.reread, "limits: the limit configuration")
       return Limits.of({
         get: held.get,
         config: held.config,
-        replace: (config) =>
-          Effect.andThen(
-            Effect.andThen(held.store(config), held.reread),
-            Effect.tryPromise(() => redis.publish(channel, "changed")).pipe(
-              Effect.catch((error) => Effect.logWarning("limits: a change of the limit configuration was not published", error))
-            )
-          )
+        replace: (config) => Effect.andThen(Effect.andThen(held.store(config), held.reread), announce)
       })
     })
   )

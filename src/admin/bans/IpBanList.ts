@@ -1,15 +1,11 @@
-import { Context, Effect, Layer, Queue, Semaphore } from "effect"
-import { Redis } from "ioredis"
+import { Context, Effect, Layer, Semaphore } from "effect"
 import { AppConfig } from "../../platform/Config.ts"
 import { networkSet, type NetworkSet, parseAddress, parseNetwork } from "../../platform/IpAddress.ts"
-import { RedisClient } from "../../platform/Redis.ts"
+import { rereadOnNotice } from "../../platform/RedisRereads.ts"
 import { BansRepo } from "./Repo.ts"
 
 /** Where the API processes of a cluster hear that the banned ranges changed. */
 export const ipBansChannel = (prefix: string) => `${prefix}bans:ip:changed`
-
-/** Reread even without a notice, should one be lost (a subscriber away from Redis). */
-const REREAD_EVERY = "30 seconds"
 
 /**
  * The banned addresses and ranges, held in memory by every API process so
@@ -32,44 +28,14 @@ export class IpBanList extends Context.Service<IpBanList, {
     })
   ).pipe(Layer.provide(BansRepo.layer))
 
-  /**
-   * Cluster mode: a change is published on one channel; each process's
-   * subscriber connection queues a reread when it hears one, and when it has
-   * subscribed (again), since it may have missed some while away.
-   */
+  /** Cluster mode: a change is announced over Redis, and every process rereads (RedisRereads.ts). */
   static readonly layerRedis = Layer.effect(
     IpBanList,
     Effect.gen(function*() {
       const list = yield* makeList
-      const redis = yield* RedisClient
       const channel = ipBansChannel((yield* AppConfig).redisKeyPrefix)
-      const wanted = yield* Queue.sliding<void>(1)
-      const subscriber = yield* Effect.acquireRelease(
-        Effect.sync(() => new Redis({ ...redis.options, lazyConnect: true, connectionName: `${channel}:subscriber` })),
-        (s) => Effect.promise(() => s.quit().catch(() => "closed"))
-      )
-      subscriber.on("message", () => void Queue.offerUnsafe(wanted, undefined))
-      subscriber.on("ready", () => void Queue.offerUnsafe(wanted, undefined))
-      yield* Effect.promise(async () => {
-        await subscriber.connect()
-        await subscriber.subscribe(channel)
-      })
-      yield* Queue.take(wanted).pipe(
-        Effect.timeoutOption(REREAD_EVERY),
-        Effect.andThen(list.reread),
-        Effect.catchCause((cause) => Effect.logWarning("bans: rereading the banned addresses failed", cause)),
-        Effect.forever,
-        Effect.forkScoped
-      )
-      return IpBanList.of({
-        banned: list.banned,
-        changed: Effect.andThen(
-          list.reread,
-          Effect.tryPromise(() => redis.publish(channel, "changed")).pipe(
-            Effect.catch((error) => Effect.logWarning("bans: a change of the banned addresses was not published", error))
-          )
-        )
-      })
+      const { announce } = yield* rereadOnNotice(channel, list.reread, "bans: the banned addresses")
+      return IpBanList.of({ banned: list.banned, changed: Effect.andThen(list.reread, announce) })
     })
   ).pipe(Layer.provide(BansRepo.layer))
 }

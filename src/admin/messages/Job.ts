@@ -1,4 +1,4 @@
-import { Config, Effect, Layer, Schedule, Schema } from "effect"
+import { Config, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { heldAmong } from "../../../shards/actors/LegalHolds.ts"
 import { adminDeleteDmMessages } from "../../../shards/dm/operations/AdminMessages.ts"
@@ -6,15 +6,12 @@ import { adminDeleteAuthorMessages } from "../../../shards/guild/operations/Admi
 import { Dms } from "../../dms/Dms.ts"
 import { Actors } from "../../guilds/Actors.ts"
 import { CarriedId } from "../../model/Ids.ts"
-import { AppConfig } from "../../platform/Config.ts"
+import { AppConfig, intSetting } from "../../platform/Config.ts"
 import { AdminMessageJobs, type ClaimedJob, type JobBatch } from "./JobsRepo.ts"
 import { AdminMessageReads } from "./Reads.ts"
 
 /** Jobs one run takes at most; the rest wait for the next run (or another process). */
 const PER_RUN = 10
-
-const positiveInt = (name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
 
 /**
  * ADMIN_MESSAGE_JOB_BATCH: messages one actor write deletes at most, so a
@@ -24,9 +21,9 @@ const positiveInt = (name: string, fallback: number) =>
  * looks for jobs to take.
  */
 const settings = Config.all({
-  batch: positiveInt("ADMIN_MESSAGE_JOB_BATCH", 100),
-  pauseMillis: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "ADMIN_MESSAGE_JOB_PAUSE_MS").pipe(Config.withDefault(0)),
-  sweepSeconds: positiveInt("ADMIN_MESSAGE_JOB_SWEEP_SECONDS", 5)
+  batch: intSetting(1, "ADMIN_MESSAGE_JOB_BATCH", 100),
+  pauseMillis: intSetting(0, "ADMIN_MESSAGE_JOB_PAUSE_MS", 0),
+  sweepSeconds: intSetting(1, "ADMIN_MESSAGE_JOB_SWEEP_SECONDS", 5)
 })
 
 /**

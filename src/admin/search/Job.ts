@@ -1,11 +1,9 @@
-import { Config, Effect, Layer, Schedule, Schema } from "effect"
+import { Config, Effect, Layer, Schedule } from "effect"
 import { type ClaimedRefresh, SEARCH_INDEXES, SearchRefreshJobs } from "./JobsRepo.ts"
+import { intSetting } from "../../platform/Config.ts"
 
 /** Jobs one run takes at most; the rest wait for the next run (or another process). */
 const PER_RUN = 10
-
-const positiveInt = (name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
 
 /**
  * SEARCH_REFRESH_BATCH: messages one transaction rewrites (guild and user
@@ -15,10 +13,10 @@ const positiveInt = (name: string, fallback: number) =>
  * every third of it while an index rebuilds, however long that takes).
  */
 const settings = Config.all({
-  batch: positiveInt("SEARCH_REFRESH_BATCH", 500),
-  pauseMillis: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "SEARCH_REFRESH_PAUSE_MS").pipe(Config.withDefault(0)),
-  sweepSeconds: positiveInt("SEARCH_REFRESH_SWEEP_SECONDS", 5),
-  leaseSeconds: positiveInt("SEARCH_REFRESH_LEASE_SECONDS", 60)
+  batch: intSetting(1, "SEARCH_REFRESH_BATCH", 500),
+  pauseMillis: intSetting(0, "SEARCH_REFRESH_PAUSE_MS", 0),
+  sweepSeconds: intSetting(1, "SEARCH_REFRESH_SWEEP_SECONDS", 5),
+  leaseSeconds: intSetting(1, "SEARCH_REFRESH_LEASE_SECONDS", 60)
 })
 
 /**

@@ -1,9 +1,9 @@
-import { Config, Effect, Layer, Schedule, Schema } from "effect"
+import { Config, Effect, Layer, Schedule } from "effect"
 import { sendMessage } from "../../../shards/dm/operations/Messages.ts"
 import { Dms } from "../../dms/Dms.ts"
 import { DmsRepo } from "../../dms/Repo.ts"
 import { DmWriteInputs } from "../../dms/WriteInputs.ts"
-import { AppConfig } from "../../platform/Config.ts"
+import { AppConfig, intSetting } from "../../platform/Config.ts"
 import { Snowflakes } from "../../platform/Snowflake.ts"
 import { type ClaimedSystemDmJob, type SystemDmTarget, SystemDmJobs } from "./JobsRepo.ts"
 
@@ -13,9 +13,6 @@ const PER_RUN = 10
 /** Sends of a batch in flight at once: each goes to its own DM channel's actor. */
 const CONCURRENCY = 8
 
-const positiveInt = (name: string, fallback: number) =>
-  Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
-
 /**
  * SYSTEM_DM_JOB_BATCH: users one batch messages (their operation ids committed
  * together before any is sent); SYSTEM_DM_JOB_PAUSE_MS: a rest between two
@@ -23,9 +20,9 @@ const positiveInt = (name: string, fallback: number) =>
  * each API process looks for approved jobs to take.
  */
 const settings = Config.all({
-  batch: positiveInt("SYSTEM_DM_JOB_BATCH", 100),
-  pauseMillis: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "SYSTEM_DM_JOB_PAUSE_MS").pipe(Config.withDefault(0)),
-  sweepSeconds: positiveInt("SYSTEM_DM_JOB_SWEEP_SECONDS", 5)
+  batch: intSetting(1, "SYSTEM_DM_JOB_BATCH", 100),
+  pauseMillis: intSetting(0, "SYSTEM_DM_JOB_PAUSE_MS", 0),
+  sweepSeconds: intSetting(1, "SYSTEM_DM_JOB_SWEEP_SECONDS", 5)
 })
 
 /**
