@@ -1,4 +1,4 @@
-import { Effect, Layer, Schedule } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../platform/Config.ts"
 import { reloadInBatches } from "../admin/GuildReloader.ts"
@@ -6,6 +6,7 @@ import { Sessions } from "../auth/Sessions.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { UserActors } from "../guilds/UserActors.ts"
 import { refreshAccountOrLog } from "../users/AccountRefresh.ts"
+import { sweepEvery } from "../platform/Sweeps.ts"
 
 /** Accounts one run deletes at most; the rest wait for the next run. */
 const PER_RUN = 100
@@ -68,10 +69,8 @@ export const deletionJob = Layer.effectDiscard(
       Effect.provideService(SqlClient.SqlClient, sql),
       Effect.provideService(Sessions, sessions),
       Effect.provideService(Actors, actors),
-      Effect.provideService(UserActors, userActors),
-      // A failed run is retried by the next one; the loop itself must not die.
-      Effect.catchCause((cause) => Effect.logWarning("account deletion run failed", cause))
+      Effect.provideService(UserActors, userActors)
     )
-    yield* run.pipe(Effect.repeat(Schedule.spaced(`${accountDeletionSweepSeconds} seconds`)), Effect.forkScoped)
+    yield* sweepEvery(run, accountDeletionSweepSeconds, "account deletion run")
   })
 )

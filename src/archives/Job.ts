@@ -1,4 +1,4 @@
-import { Effect, Layer, Schedule } from "effect"
+import { Effect, Layer } from "effect"
 import * as Fs from "node:fs/promises"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -10,6 +10,7 @@ import { ArchiveReads } from "./Reads.ts"
 import { type ClaimedArchive, ArchivesRepo } from "./Repo.ts"
 import { archiveSettings, type ArchiveSettings } from "./Settings.ts"
 import { zipAt } from "./Zip.ts"
+import { runClaimed, sweepEvery } from "../platform/Sweeps.ts"
 
 /** Jobs one run takes at most, and expired zips it removes at most. */
 const PER_RUN = 5
@@ -89,13 +90,7 @@ export const runArchiveJobs = (settings: ArchiveSettings) =>
       }
     }).pipe(Effect.catchTag("ObjectStoreError", (e) => Effect.logWarning("expired archive not removed; retried next run", e.message)))
 
-    let done = 0
-    while (done < PER_RUN) {
-      const job = yield* repo.claim(settings.leaseSeconds)
-      if (job === undefined) break
-      done++
-      yield* runOne(job)
-    }
+    const done = yield* runClaimed(repo.claim(settings.leaseSeconds), runOne, PER_RUN)
     yield* removeExpired
     return done
   })
@@ -105,11 +100,7 @@ export const archiveJobsSweep = Layer.effectDiscard(
   Effect.gen(function*() {
     const settings = yield* archiveSettings
     const context = yield* Effect.context<AppConfig | ArchivesRepo | ArchiveReads | MediaStore | Mailer>()
-    const run = runArchiveJobs(settings).pipe(
-      Effect.provideContext(context),
-      // A failed run is retried by the next one; the loop itself must not die.
-      Effect.catchCause((cause) => Effect.logWarning("archive job run failed", cause))
-    )
-    yield* run.pipe(Effect.repeat(Schedule.spaced(`${settings.sweepSeconds} seconds`)), Effect.forkScoped)
+    const run = runArchiveJobs(settings).pipe(Effect.provideContext(context))
+    yield* sweepEvery(run, settings.sweepSeconds, "archive job run")
   })
 ).pipe(Layer.provide([ArchivesRepo.layer, ArchiveReads.layer]))

@@ -1,4 +1,4 @@
-import { Config, Effect, Layer, Schedule } from "effect"
+import { Config, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { heldAmong } from "../../../shards/actors/LegalHolds.ts"
 import { adminDeleteDmMessages } from "../../../shards/dm/operations/AdminMessages.ts"
@@ -9,6 +9,7 @@ import { CarriedId } from "../../model/Ids.ts"
 import { AppConfig, intSetting } from "../../platform/Config.ts"
 import { AdminMessageJobs, type ClaimedJob, type JobBatch } from "./JobsRepo.ts"
 import { AdminMessageReads } from "./Reads.ts"
+import { runClaimed, sweepEvery } from "../../platform/Sweeps.ts"
 
 /** Jobs one run takes at most; the rest wait for the next run (or another process). */
 const PER_RUN = 10
@@ -77,19 +78,17 @@ export const runAdminMessageJobs = (batchSize: number, pauseMillis: number) =>
         }
       })
 
-    let done = 0
-    while (done < PER_RUN) {
-      const job = yield* jobs.claim(leaseSeconds)
-      if (job === undefined) break
-      done++
-      yield* runOne(job).pipe(
-        Effect.catch((e) =>
-          e._tag === "Unavailable"
-            ? Effect.logWarning("admin message job batch unanswered; retried when the lease runs out", job.id, e)
-            : jobs.fail(job.id, `${e.code}: ${e.message}`))
-      )
-    }
-    return done
+    return yield* runClaimed(
+      jobs.claim(leaseSeconds),
+      (job) =>
+        runOne(job).pipe(
+          Effect.catch((e) =>
+            e._tag === "Unavailable"
+              ? Effect.logWarning("admin message job batch unanswered; retried when the lease runs out", job.id, e)
+              : jobs.fail(job.id, `${e.code}: ${e.message}`))
+        ),
+      PER_RUN
+    )
   })
 
 /** Runs `runAdminMessageJobs` every ADMIN_MESSAGE_JOB_SWEEP_SECONDS in each API process, for as long as it lives. */
@@ -97,11 +96,7 @@ export const adminMessageJobsSweep = Layer.effectDiscard(
   Effect.gen(function*() {
     const { batch, pauseMillis, sweepSeconds } = yield* settings
     const context = yield* Effect.context<AppConfig | AdminMessageJobs | AdminMessageReads | Actors | Dms | SqlClient.SqlClient>()
-    const run = runAdminMessageJobs(batch, pauseMillis).pipe(
-      Effect.provideContext(context),
-      // A failed run is retried by the next one; the loop itself must not die.
-      Effect.catchCause((cause) => Effect.logWarning("admin message job run failed", cause))
-    )
-    yield* run.pipe(Effect.repeat(Schedule.spaced(`${sweepSeconds} seconds`)), Effect.forkScoped)
+    const run = runAdminMessageJobs(batch, pauseMillis).pipe(Effect.provideContext(context))
+    yield* sweepEvery(run, sweepSeconds, "admin message job run")
   })
 ).pipe(Layer.provide([AdminMessageJobs.layer, AdminMessageReads.layer, Dms.layer]))

@@ -1,8 +1,9 @@
-import { Config, Context, Effect, Layer, Schedule, Schema } from "effect"
+import { Config, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { isoTimestampOrNull } from "../../platform/Timestamps.ts"
 import { type Report, ReportsRepo } from "../../reports/Repo.ts"
 import { Authority, type AuthorityReport } from "./Authority.ts"
+import { sweepEvery } from "../../platform/Sweeps.ts"
 
 /** Tries of one submission before it is given up as failed (an operator may submit it again). */
 export const MAX_ATTEMPTS = 6
@@ -138,7 +139,6 @@ export const authoritySweep = Layer.effectDiscard(
   Effect.gen(function*() {
     const { sweepSeconds } = yield* settings
     const submissions = yield* AuthoritySubmissions
-    const run = submissions.retryDue.pipe(Effect.catchCause((cause) => Effect.logWarning("authority retry sweep failed", cause)))
-    yield* run.pipe(Effect.repeat(Schedule.spaced(`${sweepSeconds} seconds`)), Effect.forkScoped)
+    yield* sweepEvery(submissions.retryDue, sweepSeconds, "authority retry sweep")
   })
 )

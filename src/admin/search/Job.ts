@@ -1,6 +1,7 @@
 import { Config, Effect, Layer, Schedule } from "effect"
 import { type ClaimedRefresh, SEARCH_INDEXES, SearchRefreshJobs } from "./JobsRepo.ts"
 import { intSetting } from "../../platform/Config.ts"
+import { runClaimed, sweepEvery } from "../../platform/Sweeps.ts"
 
 /** Jobs one run takes at most; the rest wait for the next run (or another process). */
 const PER_RUN = 10
@@ -58,18 +59,16 @@ export const runSearchRefreshJobs = (options: { readonly batch: number; readonly
         }
       })
 
-    let done = 0
-    while (done < PER_RUN) {
-      const job = yield* jobs.claim(leaseSeconds)
-      if (job === undefined) break
-      done++
-      yield* runOne(job).pipe(
-        // Stopping (interrupted) leaves the job to the next claim; anything else fails it.
-        Effect.catchDefect((defect) =>
-          Effect.andThen(Effect.logWarning("search refresh failed", job.id, defect), jobs.fail(job.id, String(defect).slice(0, 500))))
-      )
-    }
-    return done
+    return yield* runClaimed(
+      jobs.claim(leaseSeconds),
+      (job) =>
+        runOne(job).pipe(
+          // Stopping (interrupted) leaves the job to the next claim; anything else fails it.
+          Effect.catchDefect((defect) =>
+            Effect.andThen(Effect.logWarning("search refresh failed", job.id, defect), jobs.fail(job.id, String(defect).slice(0, 500))))
+        ),
+      PER_RUN
+    )
   })
 
 /** Runs `runSearchRefreshJobs` every SEARCH_REFRESH_SWEEP_SECONDS in each API process, for as long as it lives. */
@@ -77,11 +76,7 @@ export const searchRefreshSweep = Layer.effectDiscard(
   Effect.gen(function*() {
     const { sweepSeconds, ...options } = yield* settings
     const context = yield* Effect.context<SearchRefreshJobs>()
-    const run = runSearchRefreshJobs(options).pipe(
-      Effect.provideContext(context),
-      // A failed run is retried by the next one; the loop itself must not die.
-      Effect.catchCause((cause) => Effect.logWarning("search refresh run failed", cause))
-    )
-    yield* run.pipe(Effect.repeat(Schedule.spaced(`${sweepSeconds} seconds`)), Effect.forkScoped)
+    const run = runSearchRefreshJobs(options).pipe(Effect.provideContext(context))
+    yield* sweepEvery(run, sweepSeconds, "search refresh run")
   })
 ).pipe(Layer.provide(SearchRefreshJobs.layer))

@@ -1,4 +1,4 @@
-import { Config, Effect, Layer, Schedule } from "effect"
+import { Config, Effect, Layer } from "effect"
 import { sendMessage } from "../../../shards/dm/operations/Messages.ts"
 import { Dms } from "../../dms/Dms.ts"
 import { DmsRepo } from "../../dms/Repo.ts"
@@ -6,6 +6,7 @@ import { DmWriteInputs } from "../../dms/WriteInputs.ts"
 import { AppConfig, intSetting } from "../../platform/Config.ts"
 import { Snowflakes } from "../../platform/Snowflake.ts"
 import { type ClaimedSystemDmJob, type SystemDmTarget, SystemDmJobs } from "./JobsRepo.ts"
+import { runClaimed, sweepEvery } from "../../platform/Sweeps.ts"
 
 /** Jobs one run takes at most; the rest wait for the next run (or another process). */
 const PER_RUN = 10
@@ -78,16 +79,14 @@ export const runSystemDmJobs = (batchSize: number, pauseMillis: number) =>
         }
       })
 
-    let done = 0
-    while (done < PER_RUN) {
-      const job = yield* jobs.claim(leaseSeconds)
-      if (job === undefined) break
-      done++
-      yield* runOne(job).pipe(
-        Effect.catch((e) => Effect.logWarning("system DM send unanswered; the job goes on when its lease runs out", job.id, e))
-      )
-    }
-    return done
+    return yield* runClaimed(
+      jobs.claim(leaseSeconds),
+      (job) =>
+        runOne(job).pipe(
+          Effect.catch((e) => Effect.logWarning("system DM send unanswered; the job goes on when its lease runs out", job.id, e))
+        ),
+      PER_RUN
+    )
   })
 
 /** Runs `runSystemDmJobs` every SYSTEM_DM_JOB_SWEEP_SECONDS in each API process, for as long as it lives. */
@@ -95,11 +94,7 @@ export const systemDmJobsSweep = Layer.effectDiscard(
   Effect.gen(function*() {
     const { batch, pauseMillis, sweepSeconds } = yield* settings
     const context = yield* Effect.context<AppConfig | SystemDmJobs | Dms | DmsRepo | DmWriteInputs | Snowflakes>()
-    const run = runSystemDmJobs(batch, pauseMillis).pipe(
-      Effect.provideContext(context),
-      // A failed run is retried by the next one; the loop itself must not die.
-      Effect.catchCause((cause) => Effect.logWarning("system DM job run failed", cause))
-    )
-    yield* run.pipe(Effect.repeat(Schedule.spaced(`${sweepSeconds} seconds`)), Effect.forkScoped)
+    const run = runSystemDmJobs(batch, pauseMillis).pipe(Effect.provideContext(context))
+    yield* sweepEvery(run, sweepSeconds, "system DM job run")
   })
 ).pipe(Layer.provide([SystemDmJobs.layer, Dms.layer, DmsRepo.layer, DmWriteInputs.layer]))
