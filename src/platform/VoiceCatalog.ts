@@ -110,6 +110,8 @@ export class VoiceCatalog extends Context.Service<VoiceCatalog, {
   readonly server: (regionId: string, serverId: string) => Effect.Effect<VoiceServer | undefined>
   /** The active servers of a region with their credentials; those whose secret does not open under the key are left out. */
   readonly activeCredentials: (regionId: string) => Effect.Effect<ReadonlyArray<VoiceServerCredentials>>
+  /** Whether some region has an active server and VOICE_SECRET_KEY is set: a join can then be given a server. */
+  readonly anyActive: Effect.Effect<boolean>
 }>()("guildhall/VoiceCatalog") {
   static readonly layer = Layer.effect(
     VoiceCatalog,
@@ -122,6 +124,9 @@ export class VoiceCatalog extends Context.Service<VoiceCatalog, {
         sql<ServerRow>`SELECT * FROM voice_servers ${where} ORDER BY region_id, server_id`.pipe(Effect.orDie)
 
       return VoiceCatalog.of({
+        anyActive: Option.isNone(key)
+          ? Effect.succeed(false)
+          : sql`SELECT 1 FROM voice_servers WHERE is_active LIMIT 1`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
         regions: regionRows(sql``),
         region: (id) => Effect.map(regionRows(sql`WHERE id = ${id}`), (rows) => rows[0]),
         servers: (regionId) => Effect.map(serverRows(sql`WHERE region_id = ${regionId}`), (rows) => rows.map(serverOf)),

@@ -14,10 +14,7 @@ export const WellKnownHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api,
     const sso = yield* SsoSettings
     const limits = yield* Limits
     const voice = yield* VoiceCatalog
-    /** Whether some region has an active media server whose secret this process can read: a join can then be given one. */
-    const voiceEnabled = Effect.flatMap(voice.regions, (regions) =>
-      Effect.map(Effect.forEach(regions, (region) => voice.activeCredentials(region.id)), (servers) => servers.some((s) => s.length > 0)))
     // SSO settings and voice servers are read each time: an operator's change shows at once on every process.
     return handlers.handle("service", () =>
-      Effect.zipWith(sso.get, voiceEnabled, (row, voiceOn) => serviceDocument(settings, row, limits.config(), voiceOn)))
+      Effect.zipWith(sso.get, voice.anyActive, (row, voiceOn) => serviceDocument(settings, row, limits.config(), voiceOn)))
   }))))
