@@ -37,7 +37,7 @@ export type ClusterRole = "embedded" | "runner" | "client"
  */
 export const shardingConfig = (settings: Settings, role: ClusterRole) => {
   const lease = Duration.seconds(settings.shardLockExpirationSeconds)
-  const advertised = RunnerAddress.make(settings.shardAdvertiseHost, settings.shardPort)
+  const advertised = RunnerAddress.make(settings.shardAdvertiseHost, settings.shardAdvertisePort)
   return ShardingConfig.layer({
     runnerAddress: role === "client" ? Option.none() : Option.some(advertised),
     runnerListenAddress: role === "runner"
@@ -88,7 +88,7 @@ export const embeddedSharding = (settings: Settings) =>
 /** Sharding of a shard process: hosts entities, serves peers over TCP. */
 export const runnerSharding = (settings: Settings) =>
   Layer.provideMerge(
-    ClusterReadiness.layerRunner(RunnerAddress.make(settings.shardAdvertiseHost, settings.shardPort)),
+    ClusterReadiness.layerRunner(RunnerAddress.make(settings.shardAdvertiseHost, settings.shardAdvertisePort)),
     SocketRunner.layer
   ).pipe(
     Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),

@@ -24,6 +24,8 @@ export interface Settings {
   readonly shardHost: string
   readonly shardPort: number
   readonly shardAdvertiseHost: string
+  /** The port other processes use to reach this shard process: SHARD_PORT unless a proxy or NAT is between. */
+  readonly shardAdvertisePort: number
   /** Seconds a dead shard process keeps its shards before others take them. */
   readonly shardLockExpirationSeconds: number
   /** Upper bound of one actor call from the HTTP layer. */
@@ -352,6 +354,7 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   shardHost: Config.String("SHARD_HOST").pipe(Config.withDefault("127.0.0.1")),
   shardPort: Config.Port("SHARD_PORT").pipe(Config.withDefault(34431)),
   shardAdvertiseHost: Config.String("SHARD_ADVERTISE_HOST").pipe(Config.withDefault("127.0.0.1")),
+  shardAdvertisePort: Config.Port("SHARD_ADVERTISE_PORT").pipe(Config.option),
   shardLockExpirationSeconds: positiveInt("SHARD_LOCK_EXPIRATION_SECONDS", 6),
   actorCallTimeoutMillis: positiveInt("ACTOR_CALL_TIMEOUT_MS", 10_000),
   maxResidentActors: positiveInt("MAX_RESIDENT_ACTORS", 100_000),
@@ -398,7 +401,10 @@ export const settingsConfig: Config.Config<Settings> = Config.all({
   traceSampleRatio: traceSampleRatioConfig,
   logFormat: logFormatConfig,
   healthPort: Config.Port("HEALTH_PORT").pipe(Config.option)
-})
+}).pipe(Config.map(({ shardAdvertisePort, ...settings }) => ({
+  ...settings,
+  shardAdvertisePort: Option.getOrElse(shardAdvertisePort, () => settings.shardPort)
+})))
 
 const checked = (settings: Settings) =>
   Option.isSome(settings.redisUrl) && Option.isNone(settings.databaseUrl)

@@ -21,6 +21,7 @@ const settings = (database: { readonly dataDir: string; readonly databaseUrl?: s
   shardHost: "127.0.0.1",
   shardPort: 34431,
   shardAdvertiseHost: "127.0.0.1",
+  shardAdvertisePort: 34431,
   shardLockExpirationSeconds: 6,
   actorCallTimeoutMillis: 10_000,
   maxResidentActors: 1_000,
