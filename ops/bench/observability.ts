@@ -3,8 +3,9 @@
 // on and every trace exported to a local OTLP receiver of this file's own over a real socket:
 // GET /_health, GET /guilds/{id} (the guild actor's read) and POST /channels/{id}/messages
 // (message create, a write through the actor and Postgres). Each round measures the two
-// servers back to back, target by target, alternating which goes first; a target's ratio is
-// the observed server's requests/s over the plain one's, in the median round. Beside it, the
+// servers target by target in 2-s slices taken in turn (ABBA), so that what the shared machine
+// does meanwhile weighs on both; a target's ratio is the observed server's requests/s over
+// the plain one's, in the median round. Beside it, the
 // servers' CPU time per request (from /proc), which holds steadier than throughput when the
 // machine is shared.
 //
@@ -103,9 +104,9 @@ const load = () => ({
 type TargetName = "GET /_health" | "GET /guilds/{id} (actor read)" | "POST /channels/{id}/messages"
 const TARGETS: ReadonlyArray<TargetName> = ["GET /_health", "GET /guilds/{id} (actor read)", "POST /channels/{id}/messages"]
 
-const run = async (target: TargetName, setup: Setup, options: ReturnType<typeof load>): Promise<Throughput> => {
+const requestOf = (target: TargetName, setup: Setup) => {
   const headers = { authorization: setup.token, "content-type": "application/json" }
-  const request = target === "GET /_health"
+  return target === "GET /_health"
     ? { url: `${setup.base}/_health` }
     : target === "GET /guilds/{id} (actor read)"
     ? { url: `${setup.base}/guilds/${setup.guildId}`, headers }
@@ -115,19 +116,58 @@ const run = async (target: TargetName, setup: Setup, options: ReturnType<typeof 
       method: "POST" as const,
       body: JSON.stringify({ content: "measured with and without metrics and traces" })
     }
-  const common = { ...request, connections: options.connections, timeout: 10 }
-  if (options.warmupSeconds > 0) await autocannon({ ...common, duration: options.warmupSeconds })
+}
+
+/** One slice of load on one server: its requests, seconds, CPU milliseconds, p99 and failures. */
+const slice = async (target: TargetName, setup: Setup, options: ReturnType<typeof load>, seconds: number) => {
   const cpuBefore = cpuMs(setup.server.pid)
-  const result = await autocannon({ ...common, duration: options.seconds })
+  const result = await autocannon({ ...requestOf(target, setup), connections: options.connections, timeout: 10, duration: seconds })
   const cpu = cpuMs(setup.server.pid) - cpuBefore
-  await sleep(1_000)
-  const requests = result.requests.total ?? result["2xx"] + result.non2xx
   return {
-    requestsPerSecond: result.requests.average,
-    latencyP99Ms: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-    cpuMicrosPerRequest: (cpu * 1000) / Math.max(1, requests)
+    requests: result.requests.total ?? result["2xx"] + result.non2xx,
+    seconds: result.duration,
+    cpu,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts
   }
+}
+
+type Slice = Awaited<ReturnType<typeof slice>>
+
+/** Seconds of one slice: short, so that what the shared machine does to one server in a round it does to the other too. */
+const SLICE_SECONDS = 2
+
+/**
+ * One round of `target` on both servers: after a warm-up of each, their measured seconds are
+ * cut into slices taken in turn, plain-observed-observed-plain and so on (ABBA: a load that
+ * rises or falls on the machine over the round weighs on both alike). Each server's
+ * throughput is its requests over its seconds in all its slices.
+ */
+const round = async (target: TargetName, plain: Setup, observed: Setup, options: ReturnType<typeof load>, plainFirst: boolean) => {
+  for (const setup of [plain, observed]) {
+    if (options.warmupSeconds > 0) {
+      await autocannon({ ...requestOf(target, setup), connections: options.connections, timeout: 10, duration: options.warmupSeconds })
+    }
+  }
+  const slices = Math.max(2, Math.round(options.seconds / SLICE_SECONDS))
+  const taken: Record<"plain" | "observed", Array<Slice>> = { plain: [], observed: [] }
+  for (let i = 0; i < slices * 2; i++) {
+    // ABBA: 0 A, 1 B, 2 B, 3 A, 4 A, 5 B...
+    const firstsTurn = Math.floor((i + 1) / 2) % 2 === 0
+    const which = firstsTurn === plainFirst ? "plain" : "observed"
+    taken[which].push(await slice(target, which === "plain" ? plain : observed, options, SLICE_SECONDS))
+  }
+  await sleep(1_000)
+  const total = (list: ReadonlyArray<Slice>): Throughput => {
+    const requests = list.reduce((n, s) => n + s.requests, 0)
+    return {
+      requestsPerSecond: requests / Math.max(1e-9, list.reduce((n, s) => n + s.seconds, 0)),
+      latencyP99Ms: median(list.map((s) => s.p99)),
+      failures: list.reduce((n, s) => n + s.failures, 0),
+      cpuMicrosPerRequest: (list.reduce((n, s) => n + s.cpu, 0) * 1000) / Math.max(1, requests)
+    }
+  }
+  return { plain: total(taken.plain), observed: total(taken.observed) }
 }
 
 const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
@@ -152,13 +192,10 @@ export const measureObservability = async (options: { readonly log: (line: strin
     const plain = await prepare(plainServer)
     const observed = await prepare(observedServer)
     const figures = new Map<TargetName, Array<{ plain: Throughput; observed: Throughput }>>(TARGETS.map((t) => [t, []]))
-    for (let round = 1; round <= settings.rounds; round++) {
+    for (let n = 1; n <= settings.rounds; n++) {
       for (const target of TARGETS) {
-        options.log(`bench observability: ${target}, round ${round}/${settings.rounds}`)
-        const plainFirst = round % 2 === 1
-        const first = await run(target, plainFirst ? plain : observed, settings)
-        const second = await run(target, plainFirst ? observed : plain, settings)
-        figures.get(target)?.push(plainFirst ? { plain: first, observed: second } : { plain: second, observed: first })
+        options.log(`bench observability: ${target}, round ${n}/${settings.rounds}`)
+        figures.get(target)?.push(await round(target, plain, observed, settings, n % 2 === 1))
       }
     }
     const metrics = await fetch(`${observed.base}/metrics`, { headers: { authorization: `Admin ${observedServer.adminKey}` } })

@@ -96,9 +96,6 @@ export const renderView = (state: GuildState, userId: string): string => {
   return json
 }
 
-/** conventions.md, Limits: a guild is "large" from 250 members. */
-const LARGE_GUILD_MEMBERS = 250
-
 const expressionsRendered = new WeakMap<GuildState, string>()
 
 /** The guild's emojis and stickers as GUILD_CREATE carries them (as GUILD_EMOJIS_UPDATE does), once per state. */
@@ -113,19 +110,39 @@ const expressionsJson = (state: GuildState): string => {
   return json
 }
 
+const membersRendered = new WeakMap<GuildState, ReadonlyArray<readonly [string, string]>>()
+
+/**
+ * Every member as GUILD_CREATE of a guild that is not large lists them, the viewer's own
+ * first (where clients that read only one look); each member's JSON made once per state.
+ */
+const membersJson = (state: GuildState, viewerId: string, own: string): string => {
+  let rendered = membersRendered.get(state)
+  if (rendered === undefined) {
+    rendered = Array.from(state.members, ([id, m]) => [id, JSON.stringify(memberView(m))] as const)
+    membersRendered.set(state, rendered)
+  }
+  const parts = [own]
+  for (const [id, json] of rendered) if (id !== viewerId) parts.push(json)
+  return parts.join(",")
+}
+
 /**
  * The gateway's GUILD_CREATE of the guild for its member `userId`, as JSON:
  * their view (`renderView`) and what the gateway adds, as Discord's gateway and
  * the production service send it: `unavailable: false` (a guild READY listed as
- * unavailable becomes available), when they joined, whether the guild is large,
- * their own member (discord.js's `guild.members.me`, the permission checks of
- * both SDKs), and the guild's emojis and stickers. Presences and voice states
- * are the gateway's to add (src/gateway/Fanout.ts).
+ * unavailable becomes available), when they joined, whether the guild is large
+ * (`largeThreshold` members or more, the session's IDENTIFY says from how many),
+ * its members (all of a guild that is not large, theirs first; of a large one only their own,
+ * discord.js's `guild.members.me`: the rest come by REQUEST_GUILD_MEMBERS), and
+ * the guild's emojis and stickers. Presences and voice states are the gateway's
+ * to add (src/gateway/Fanout.ts).
  */
-export const renderGuildCreate = (state: GuildState, userId: string, member: GuildMember): string => {
+export const renderGuildCreate = (state: GuildState, userId: string, member: GuildMember, largeThreshold: number): string => {
   const view = renderView(state, userId)
+  const large = state.members.size >= largeThreshold
   const own = JSON.stringify(memberView(member))
-  const large = state.members.size >= LARGE_GUILD_MEMBERS
+  const members = large ? own : membersJson(state, userId, own)
   return `${view.slice(0, -1)},"unavailable":false,"joined_at":${JSON.stringify(member.joined_at)},"large":${large},` +
-    `"members":[${own}],${expressionsJson(state)}}`
+    `"members":[${members}],${expressionsJson(state)}}`
 }

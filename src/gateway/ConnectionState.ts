@@ -7,6 +7,7 @@ import {
   decodeResume,
   frame,
   HEARTBEAT_TOLERANCE,
+  largeThresholdOf,
   MAX_PAYLOAD_BYTES,
   Op,
   type Payload,
@@ -69,6 +70,7 @@ export const makeConnectionState = (deps: ConnectionStateDeps, link: Link) => {
       if (identity === undefined) return yield* closing(Close.AUTHENTICATION_FAILED, "Authentication failed")
       const created = new GatewaySession(randomBytes(16).toString("hex"), identity.userId, link)
       created.intents = sessionIntents(identify.value.intents)
+      created.largeThreshold = largeThresholdOf(identify.value.large_threshold)
       created.tokenHash = identity.tokenHash
       // Attached before READY is sent: a connection dropped meanwhile still detaches it.
       session = created

@@ -29,7 +29,7 @@ export const guildCreate = (
   guildId: GuildId,
   session: GatewaySession
 ) =>
-  actors.read(guildId, gatewayGuildCreate, {}, session.userId).pipe(
+  actors.read(guildId, gatewayGuildCreate, { largeThreshold: session.largeThreshold }, session.userId).pipe(
     Effect.flatMap((view) =>
       Effect.map(voiceStatesFor(voices, guildId, session), (voice): ReadonlyArray<Dispatch> => {
         const online = wants(session.intents, Intent.GUILD_PRESENCES) ? presences.inGuild(guildId, session.userId) : []

@@ -52,6 +52,16 @@ export const MAX_PAYLOAD_BYTES = 4096
  */
 export const MAX_FRAME_BYTES = 64 * 1024
 
+/**
+ * IDENTIFY's `large_threshold`: the member count from which a guild is large (conventions.md:
+ * 250). As Discord's gateway, a client may lower it to 50; a value outside is brought within.
+ */
+export const LARGE_THRESHOLD = { min: 50, max: 250, default: 250 } as const
+
+/** `large_threshold` as asked, within its bounds. */
+export const largeThresholdOf = (asked: number | undefined): number =>
+  asked === undefined ? LARGE_THRESHOLD.default : Math.min(LARGE_THRESHOLD.max, Math.max(LARGE_THRESHOLD.min, Math.floor(asked)))
+
 /** Dispatches a session keeps for RESUME: a client further behind identifies again. */
 export const RESUME_BUFFER = 256
 

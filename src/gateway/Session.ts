@@ -1,6 +1,6 @@
 import type { Effect } from "effect"
 import { ALL_INTENTS } from "./Intents.ts"
-import { dispatchFrame, RESUME_BUFFER } from "./Protocol.ts"
+import { dispatchFrame, LARGE_THRESHOLD, RESUME_BUFFER } from "./Protocol.ts"
 import type { Dispatch } from "../model/Dispatch.ts"
 import type { UserId } from "../model/Ids.ts"
 
@@ -40,6 +40,8 @@ export class GatewaySession {
   readonly guilds = new Set<string>()
   /** IDENTIFY's intents bitfield (Intents.ts). */
   intents: number = ALL_INTENTS
+  /** IDENTIFY's `large_threshold`: from this many members a guild is large, and its GUILD_CREATE lists only the session's own member. */
+  largeThreshold: number = LARGE_THRESHOLD.default
   /** The hash (base64url) of the session token last identified or resumed with: its revocation ends this session. */
   tokenHash: string | undefined
   private seq = 0

@@ -147,9 +147,10 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("the gatew
         member_count: 2,
         emojis: [],
         stickers: [],
-        members: [{ user: { id: member.userId }, roles: [member.roleId], mute: false, deaf: false }]
+        // Not large: every member, their own first.
+        members: [{ user: { id: member.userId }, roles: [member.roleId], mute: false, deaf: false }, { user: { id: owner.userId } }]
       })
-      assert.lengthOf(guild.members as ReadonlyArray<unknown>, 1)
+      assert.lengthOf(guild.members as ReadonlyArray<unknown>, 2)
       assert.strictEqual(guild.joined_at, (guild.members as ReadonlyArray<{ joined_at: string }>)[0]?.joined_at)
       assert.isFalse(Number.isNaN(Date.parse(String(guild.joined_at))), String(guild.joined_at))
 

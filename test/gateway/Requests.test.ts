@@ -67,6 +67,43 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
       assert.strictEqual((yield* client.closed).code, 4002)
     }))
 
+  it.effect("large_threshold: a guild under it lists every member in GUILD_CREATE, one at it or over only the session's own; the threshold is kept within 50 and 250", () =>
+    Effect.gen(function*() {
+      const api = yield* TestApi
+      const owner = yield* api.register()
+      const { guildId } = yield* createGuild(owner.token)
+      const seeded = 60
+      yield* queryAt(
+        api.databaseUrl,
+        "INSERT INTO users (id, username, discriminator) SELECT 7200000000000000000 + g, 'quorum' || g, '0' FROM generate_series(1, $1::int) g",
+        [seeded]
+      )
+      yield* queryAt(
+        api.databaseUrl,
+        "INSERT INTO guild_members (guild_id, user_id, roles) SELECT $1, 7200000000000000000 + g, '{}' FROM generate_series(1, $2::int) g",
+        [guildId, seeded]
+      )
+      yield* admin("/admin/guilds/reload", guildId)
+      const guildCreateWith = (d: Record<string, unknown>) =>
+        Effect.gen(function*() {
+          const { client } = yield* identifyWith(owner.token, { intents: GUILDS, ...d })
+          const data = dataOf(yield* nextOfType(client, "GUILD_CREATE"))
+          return { large: data.large, members: membersOf(data).map((u) => u.id) }
+        })
+      const everyone = yield* guildCreateWith({})
+      assert.isFalse(everyone.large)
+      assert.strictEqual(everyone.members.length, seeded + 1)
+      assert.deepStrictEqual(yield* guildCreateWith({ large_threshold: 50 }), { large: true, members: [owner.userId] })
+      // 10 is taken as 50, 1,000 as 250 (Discord's bounds).
+      assert.deepStrictEqual(yield* guildCreateWith({ large_threshold: 10 }), { large: true, members: [owner.userId] })
+      assert.isFalse((yield* guildCreateWith({ large_threshold: 1000 })).large)
+      // Not a number: the IDENTIFY does not decode.
+      const client = yield* connect(`${yield* gatewayUrl(owner.token)}?v=1&encoding=json`)
+      assert.strictEqual((yield* client.next).op, 10)
+      client.send({ op: 2, d: { token: owner.token, properties: {}, large_threshold: "many" } })
+      assert.strictEqual((yield* client.closed).code, 4002)
+    }))
+
   it.effect("intents: a session hears only the guild events it asked for; 0 or none, as the production gateway, all", () =>
     Effect.gen(function*() {
       const api = yield* TestApi

@@ -55,28 +55,41 @@ describe("guild reads", () => {
       assert.deepStrictEqual(JSON.parse(json).map((m: { user: { id: string } }) => m.user.id), ["1"])
     }))
 
-  it.effect("GUILD_CREATE for a member: their view, available, their own member, emojis and stickers; large from 250 members", () =>
+  it.effect("GUILD_CREATE for a member: their view, available, every member of a small guild, emojis and stickers; large from the threshold, then only their own member", () =>
     Effect.gen(function*() {
       const emoji = { id: "300", name: "wave", animated: false, mediaHash: "h", creator: user("1") }
       const sticker = { id: "301", name: "cat", description: "a cat", tags: ["cat"], animated: false, mediaHash: "h", creator: user("1") }
       const state: GuildState = { ...withMember(base, "2"), emojis: new Map([["300", emoji]]), stickers: new Map([["301", sticker]]) }
-      const create = (s: GuildState, viewer: string) => gatewayGuildCreate.run(s, gatewayGuildCreate.query.make({}), viewer)
+      const create = (s: GuildState, viewer: string, largeThreshold = 250) =>
+        gatewayGuildCreate.run(s, gatewayGuildCreate.query.make({ largeThreshold }), viewer)
       const data = JSON.parse(yield* create(state, "2"))
+      const owner = data.members.find((m: { user: { id: string } }) => m.user.id === "1")
       assert.deepStrictEqual(data, {
         ...JSON.parse(yield* Reads.view("2")(state)),
         unavailable: false,
         joined_at: "2026-01-02T00:00:00.000Z",
         large: false,
-        members: [{ user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }],
+        members: [{ user: user("2"), roles: [], joined_at: "2026-01-02T00:00:00.000Z", mute: false, deaf: false }, owner],
         emojis: [{ id: "300", name: "wave", animated: false, nsfw: false }],
         stickers: [{ id: "301", name: "cat", description: "a cat", tags: ["cat"], animated: false, nsfw: false }]
       })
       assert.strictEqual((yield* Effect.flip(create(state, "9"))).code, "MISSING_ACCESS")
 
+      assert.isDefined(owner)
       let crowded = base
-      for (let i = 2; i <= 250; i++) crowded = withMember(crowded, String(i))
-      assert.isTrue(JSON.parse(yield* create(crowded, "1")).large)
-      assert.isFalse(JSON.parse(yield* create(withMember(base, "2"), "1")).large)
+      for (let i = 2; i <= 249; i++) crowded = withMember(crowded, String(i))
+      const small = JSON.parse(yield* create(crowded, "7"))
+      assert.isFalse(small.large)
+      assert.strictEqual(small.members.length, 249)
+      assert.strictEqual(small.members[0].user.id, "7")
+      crowded = withMember(crowded, "250")
+      const large = JSON.parse(yield* create(crowded, "7"))
+      assert.isTrue(large.large)
+      assert.deepStrictEqual(large.members.map((m: { user: { id: string } }) => m.user.id), ["7"])
+      // A session that asked for a lower threshold (IDENTIFY's large_threshold) sees a large guild sooner.
+      const three = withMember(withMember(base, "2"), "3")
+      assert.isFalse(JSON.parse(yield* create(three, "1", 50)).large)
+      assert.isTrue(JSON.parse(yield* create(three, "1", 3)).large)
     }))
 
   it.effect("show each member only the channels they can see", () =>
