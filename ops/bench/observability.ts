@@ -19,20 +19,9 @@
 // BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_TRACE_SAMPLE (0.1).
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { setTimeout as sleep } from "node:timers/promises"
-import autocannon from "autocannon"
 import { intEnv } from "./env.ts"
-import { cpuMs } from "./proc.ts"
+import { median, pairedRound, type Side, type Throughput } from "./pairs.ts"
 import { type ScratchServer, startScratchServer } from "./scratch-server.ts"
-
-/** The figure the ratio compares, and what makes a round count. */
-export interface Throughput {
-  readonly requestsPerSecond: number
-  readonly latencyP99Ms: number
-  readonly failures: number
-  /** The server's CPU time (user + system) per request, in microseconds. */
-  readonly cpuMicrosPerRequest: number
-}
 
 export interface ObservabilityFigures {
   readonly rounds: number
@@ -104,6 +93,8 @@ const load = () => ({
 type TargetName = "GET /_health" | "GET /guilds/{id} (actor read)" | "POST /channels/{id}/messages"
 const TARGETS: ReadonlyArray<TargetName> = ["GET /_health", "GET /guilds/{id} (actor read)", "POST /channels/{id}/messages"]
 
+const sideOf = (target: TargetName, setup: Setup): Side => ({ request: requestOf(target, setup), pids: [setup.server.pid] })
+
 const requestOf = (target: TargetName, setup: Setup) => {
   const headers = { authorization: setup.token, "content-type": "application/json" }
   return target === "GET /_health"
@@ -117,60 +108,6 @@ const requestOf = (target: TargetName, setup: Setup) => {
       body: JSON.stringify({ content: "measured with and without metrics and traces" })
     }
 }
-
-/** One slice of load on one server: its requests, seconds, CPU milliseconds, p99 and failures. */
-const slice = async (target: TargetName, setup: Setup, options: ReturnType<typeof load>, seconds: number) => {
-  const cpuBefore = cpuMs(setup.server.pid)
-  const result = await autocannon({ ...requestOf(target, setup), connections: options.connections, timeout: 10, duration: seconds })
-  const cpu = cpuMs(setup.server.pid) - cpuBefore
-  return {
-    requests: result.requests.total ?? result["2xx"] + result.non2xx,
-    seconds: result.duration,
-    cpu,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts
-  }
-}
-
-type Slice = Awaited<ReturnType<typeof slice>>
-
-/** Seconds of one slice: short, so that what the shared machine does to one server in a round it does to the other too. */
-const SLICE_SECONDS = 2
-
-/**
- * One round of `target` on both servers: after a warm-up of each, their measured seconds are
- * cut into slices taken in turn, plain-observed-observed-plain and so on (ABBA: a load that
- * rises or falls on the machine over the round weighs on both alike). Each server's
- * throughput is its requests over its seconds in all its slices.
- */
-const round = async (target: TargetName, plain: Setup, observed: Setup, options: ReturnType<typeof load>, plainFirst: boolean) => {
-  for (const setup of [plain, observed]) {
-    if (options.warmupSeconds > 0) {
-      await autocannon({ ...requestOf(target, setup), connections: options.connections, timeout: 10, duration: options.warmupSeconds })
-    }
-  }
-  const slices = Math.max(2, Math.round(options.seconds / SLICE_SECONDS))
-  const taken: Record<"plain" | "observed", Array<Slice>> = { plain: [], observed: [] }
-  for (let i = 0; i < slices * 2; i++) {
-    // ABBA: 0 A, 1 B, 2 B, 3 A, 4 A, 5 B...
-    const firstsTurn = Math.floor((i + 1) / 2) % 2 === 0
-    const which = firstsTurn === plainFirst ? "plain" : "observed"
-    taken[which].push(await slice(target, which === "plain" ? plain : observed, options, SLICE_SECONDS))
-  }
-  await sleep(1_000)
-  const total = (list: ReadonlyArray<Slice>): Throughput => {
-    const requests = list.reduce((n, s) => n + s.requests, 0)
-    return {
-      requestsPerSecond: requests / Math.max(1e-9, list.reduce((n, s) => n + s.seconds, 0)),
-      latencyP99Ms: median(list.map((s) => s.p99)),
-      failures: list.reduce((n, s) => n + s.failures, 0),
-      cpuMicrosPerRequest: (list.reduce((n, s) => n + s.cpu, 0) * 1000) / Math.max(1, requests)
-    }
-  }
-  return { plain: total(taken.plain), observed: total(taken.observed) }
-}
-
-const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
 export const measureObservability = async (options: { readonly log: (line: string) => void }): Promise<ObservabilityFigures> => {
   const settings = load()
@@ -195,7 +132,8 @@ export const measureObservability = async (options: { readonly log: (line: strin
     for (let n = 1; n <= settings.rounds; n++) {
       for (const target of TARGETS) {
         options.log(`bench observability: ${target}, round ${n}/${settings.rounds}`)
-        figures.get(target)?.push(await round(target, plain, observed, settings, n % 2 === 1))
+        const { a, b } = await pairedRound(sideOf(target, plain), sideOf(target, observed), settings, n % 2 === 1)
+        figures.get(target)?.push({ plain: a, observed: b })
       }
     }
     const metrics = await fetch(`${observed.base}/metrics`, { headers: { authorization: `Admin ${observedServer.adminKey}` } })

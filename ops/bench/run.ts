@@ -26,7 +26,9 @@
 //      (ops/bench/user-memory.ts, a process of its own) the heap of an idle user actor; then
 //      (ops/bench/observability.ts) health, the guild actor's read and message create on two
 //      servers, one with metrics off and no traces, one with metrics on and every trace
-//      exported to a local OTLP receiver; the
+//      exported to a local OTLP receiver; then (ops/bench/cluster.ts) the guild actor's read,
+//      a member update, message create and message list on one API and two shard processes
+//      beside an embedded server, as ratios of the embedded figures; the
 //      memory of a 10,000-member guild is `node --expose-gc ops/bench/guild-memory.ts`;
 //   5. prints a markdown table and the targets (actor >= 60% of health and actor p99 < 10 ms;
 //      GET /users/@me >= 80% of the guild actor's read; health >= 40% of bare; member update
@@ -34,7 +36,7 @@
 //      message create >= 50% of raw inserts with p99 < 25 ms, message list >= 40% of health;
 //      gateway delivery p99 < 100 ms and < 30 KB per idle session; READY for a user in 100
 //      guilds < 20 ms at the median and p99; an idle user actor < 4 KB; with metrics and
-//      traces each of the three >= 90% of without),
+//      traces each of the three >= 90% of without; in cluster mode reads >= 50% and writes >= 60% of embedded),
 //      and writes the figures to ops/bench/results.json.
 // Child processes are stopped on exit, on error and on Ctrl-C; the run is bounded in time.
 //
@@ -644,8 +646,8 @@ const main = async (): Promise<number> => {
   // Whatever happens, the run ends: two boots + every measured target + margin.
   // The gateway bench boots a server of its own and runs about 70 s; the READY bench boots
   // one too and runs about 30 s, the user actors' memory about 20 s; the observability
-  // targets boot two servers and measure six targets a round.
-  const budgetSeconds = 7 * bootSeconds + (18 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
+  // targets boot two servers and measure six targets a round, the cluster round four servers and eight.
+  const budgetSeconds = 11 * bootSeconds + (26 * load.rounds + 4) * (load.seconds + load.warmupSeconds + 5) + 120 + 120 + 120
   setTimeout(() => {
     process.stderr.write(`bench: ERROR: still running after ${budgetSeconds}s; stopping\n`)
     void shutdown(1)
@@ -736,6 +738,9 @@ const main = async (): Promise<number> => {
       const observed = observabilityResults(await measureObservability({ log: (line) => process.stdout.write(`${line}\n`) }))
       runs.push(...observed.runs)
       memberTargets.push(...observed.targets)
+      // Cluster mode beside embedded (issue 25): one API and two shard processes (ops/bench/cluster.ts).
+      const { measureCluster, clusterResults } = await import("./cluster.ts")
+      memberTargets.push(...clusterResults(await measureCluster({ log: (line) => process.stdout.write(`${line}\n`) })))
     }
     targets = [
       {
