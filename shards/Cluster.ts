@@ -12,6 +12,7 @@ import {
 } from "effect/cluster"
 import { RpcSerialization } from "effect/rpc"
 import type { Settings } from "../src/platform/Config.ts"
+import { layerCorkedClientProtocol } from "./CorkedSockets.ts"
 import { RedisRunnerStorage } from "./RedisRunnerStorage.ts"
 import { ClusterReadiness } from "./Readiness.ts"
 
@@ -91,9 +92,9 @@ export const runnerSharding = (settings: Settings) =>
     ClusterReadiness.layerRunner(RunnerAddress.make(settings.shardAdvertiseHost, settings.shardAdvertisePort)),
     SocketRunner.layer
   ).pipe(
-    Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),
+    Layer.provide([NodeClusterSocket.layerSocketServer, layerCorkedClientProtocol]),
     Layer.provide(
-      RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(NodeClusterSocket.layerClientProtocol))
+      RunnerHealth.layerPing.pipe(Layer.provide(Runners.layerRpc), Layer.provide(layerCorkedClientProtocol))
     ),
     Layer.provideMerge(messageStorage),
     Layer.provide(redisOwnership(settings)),
@@ -104,7 +105,7 @@ export const runnerSharding = (settings: Settings) =>
 /** Sharding of an API process in cluster mode: sends to runners, hosts nothing. */
 export const clientSharding = (settings: Settings) =>
   Layer.merge(SocketRunner.layerClientOnly, ClusterReadiness.layerClient).pipe(
-    Layer.provide(NodeClusterSocket.layerClientProtocol),
+    Layer.provide(layerCorkedClientProtocol),
     Layer.provideMerge(messageStorage),
     Layer.provide(redisOwnership(settings)),
     Layer.provide(shardingConfig(settings, "client")),
