@@ -11,6 +11,7 @@ import { readOf, writeOf } from "./operations/index.ts"
 import { DmChannel } from "./Protocol.ts"
 import { DmRepo } from "./Repo.ts"
 import type { DmState } from "./State.ts"
+import { actorRestarts } from "../actors/Restarts.ts"
 
 /**
  * One DM channel's actor: the only writer of its channel. State is loaded
@@ -70,5 +71,5 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
         Read: ({ payload }) => answerRead("DM channel", readOf, existing)(payload).pipe(Rpc.fork)
       })
     }),
-    { maxIdleTime: options.maxIdleTime }
+    { maxIdleTime: options.maxIdleTime, defectRetryPolicy: actorRestarts }
   )

@@ -18,6 +18,7 @@ import { viewFor } from "./Views.ts"
 import { type ActorStopped, type Delivery, makeWriteBatches } from "./WriteBatches.ts"
 import type { GuildError } from "./Definitions.ts"
 import { permanentRefusal, refusalError } from "../actors/Refusals.ts"
+import { actorRestarts } from "../actors/Restarts.ts"
 
 const decodeGuild = Schema.decodeUnknownSync(GuildResponse)
 
@@ -175,5 +176,5 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           }))
       })
     }),
-    { maxIdleTime: options.maxIdleTime }
+    { maxIdleTime: options.maxIdleTime, defectRetryPolicy: actorRestarts }
   )

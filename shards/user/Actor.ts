@@ -14,6 +14,7 @@ import { readOf, writeOf } from "./operations/index.ts"
 import { User } from "./Protocol.ts"
 import { UserRepo } from "./Repo.ts"
 import { approximateBytes, type UserState } from "./State.ts"
+import { actorRestarts } from "../actors/Restarts.ts"
 
 /**
  * One user's actor: the only writer of the person's own state. State is
@@ -105,5 +106,5 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         Left: ({ payload }) => withGuilds((guilds) => void guilds.delete(payload.guildId))
       })
     }),
-    { maxIdleTime: options.maxIdleTime }
+    { maxIdleTime: options.maxIdleTime, defectRetryPolicy: actorRestarts }
   )
