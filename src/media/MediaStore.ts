@@ -5,7 +5,7 @@ import * as Path from "node:path"
 import { AppConfig, type MediaS3Settings } from "../platform/Config.ts"
 import { Unavailable } from "../model/Errors.ts"
 import { hashOf, MEDIA_HASH } from "./ContentAddress.ts"
-import { type ObjectStoreError, s3Store } from "./S3Store.ts"
+import { ObjectStoreError, s3Store } from "./S3Store.ts"
 
 /** What clients see when the object store fails; the cause goes to the log. */
 export const mediaUnavailable = (error: ObjectStoreError) =>
@@ -19,8 +19,9 @@ export const mediaUnavailable = (error: ObjectStoreError) =>
  * bytes are stored once whoever uploads them, and an object never changes, so
  * it can be cached forever. Nothing is deleted when a row stops pointing at an
  * object: another row may share it; only an operator's purge removes one, once
- * no row points at it. Only a remote store fails as a matter of course; local
- * disk trouble is a defect.
+ * no row points at it. A write the disk refuses (full, read-only, I/O error) is
+ * an ObjectStoreError like a remote store's refusal: the client is told to try
+ * again later, and the half-written file is removed so freed space is not eaten.
  */
 export class MediaStore extends Context.Service<MediaStore, {
   /** Stores the bytes (once) and answers their hash. */
@@ -39,30 +40,34 @@ export class MediaStore extends Context.Service<MediaStore, {
   /** On local disk under `root`, fanned out by the first two hex digits of the hash. */
   static readonly local = (root: string) => {
     const pathOf = (hash: string) => Path.join(root, hash.slice(0, 2), hash)
-    const put = Effect.fn("MediaStore.put")((bytes: Uint8Array) =>
-      Effect.promise(async () => {
-        const hash = hashOf(bytes)
-        const target = pathOf(hash)
-        const exists = await Fs.stat(target).then(() => true, () => false)
-        if (!exists) {
-          await Fs.mkdir(Path.dirname(target), { recursive: true })
-          // Written aside and renamed in: a reader never sees half a file.
+    /**
+     * Writes `target` through a partial file beside it (a reader never sees half a file);
+     * a failed write leaves nothing behind.
+     */
+    const writeIn = (hash: string, write: (partial: string) => Promise<void>) =>
+      Effect.tryPromise({
+        try: async () => {
+          const target = pathOf(hash)
+          if (await Fs.stat(target).then(() => true, () => false)) return
           const partial = `${target}.${randomBytes(6).toString("hex")}.partial`
-          await Fs.writeFile(partial, bytes)
-          await Fs.rename(partial, target)
-        }
-        return hash
-      }))
+          try {
+            await Fs.mkdir(Path.dirname(target), { recursive: true })
+            await write(partial)
+            await Fs.rename(partial, target)
+          } catch (error) {
+            await Fs.rm(partial, { force: true }).catch(() => undefined)
+            throw error
+          }
+        },
+        catch: (cause) => new ObjectStoreError({ message: `writing ${hash} failed: ${String(cause)}` })
+      })
+    const put = Effect.fn("MediaStore.put")((bytes: Uint8Array) => {
+      const hash = hashOf(bytes)
+      return Effect.as(writeIn(hash, (partial) => Fs.writeFile(partial, bytes)), hash)
+    })
     const putFile = Effect.fn("MediaStore.putFile")((path: string, hash: string) =>
-      Effect.promise(async () => {
-        const target = pathOf(hash)
-        if (await Fs.stat(target).then(() => true, () => false)) return
-        await Fs.mkdir(Path.dirname(target), { recursive: true })
-        const partial = `${target}.${randomBytes(6).toString("hex")}.partial`
-        // A rename when the file is on the same disk; a copy when it is not (EXDEV).
-        await Fs.rename(path, partial).catch(() => Fs.copyFile(path, partial))
-        await Fs.rename(partial, target)
-      }))
+      // A rename when the file is on the same disk; a copy when it is not (EXDEV).
+      writeIn(hash, (partial) => Fs.rename(path, partial).catch(() => Fs.copyFile(path, partial))))
     const get = Effect.fn("MediaStore.get")((hash: string) =>
       MEDIA_HASH.test(hash)
         ? Effect.promise(() =>

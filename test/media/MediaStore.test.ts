@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MediaStore } from "../../src/media/MediaStore.ts"
@@ -42,5 +42,20 @@ describe("MediaStore.local", () => {
       const store = MediaStore.local(yield* scratch)
       assert.strictEqual(yield* store.get("0".repeat(64)), undefined)
       assert.strictEqual(yield* store.get("../../etc/passwd"), undefined)
+    })))
+
+  // A full disk (the faults suite's 1-MiB tmpfs) once made every upload a 500: disk trouble was a defect.
+  it.effect("a write the disk refuses fails as ObjectStoreError (a 503), leaving no partial file", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const root = yield* scratch
+      const notADirectory = join(root, "file")
+      writeFileSync(notADirectory, "")
+      const refused = yield* Effect.flip(MediaStore.local(notADirectory).put(png(12, 12)))
+      assert.strictEqual(refused._tag, "ObjectStoreError")
+
+      const store = MediaStore.local(join(root, "media"))
+      const missing = yield* Effect.flip(store.putFile(join(root, "gone"), "a".repeat(64), 1))
+      assert.strictEqual(missing._tag, "ObjectStoreError")
+      assert.deepStrictEqual(readdirSync(join(root, "media", "aa")), [])
     })))
 })

@@ -27,6 +27,11 @@ export interface FaultScenario {
   /** Settings for every process beside the suite's defaults. */
   readonly env?: Readonly<Record<string, string>>
   readonly shardEnv?: ClusterSettings["shardEnv"]
+  /**
+   * Before anything starts: what the scenario needs outside the cluster (a fake store, a
+   * directory to mount over), with settings for every process; `cleanup` runs last, always.
+   */
+  readonly setup?: () => Promise<{ readonly env?: Readonly<Record<string, string>>; readonly cleanup: () => Promise<void> }>
   /** Injects the fault and returns once it has ended (the service is back, the process woken); notes for the table. */
   readonly inject: (world: FaultWorld) => Promise<ReadonlyArray<string> | void>
   /** After the figures, while the cluster still runs: further checks of the scenario's own. */
@@ -47,6 +52,8 @@ export const CLIENT_TIMEOUT_MS = ACTOR_CALL_TIMEOUT_MS + 3_000
 export const runScenario = async (scenario: FaultScenario, options: RunOptions = {}): Promise<FaultFigures> => {
   const cleanups: Array<() => Promise<void>> = []
   try {
+    const prepared = scenario.setup === undefined ? undefined : await scenario.setup()
+    if (prepared !== undefined) cleanups.unshift(prepared.cleanup)
     const redis = await ownRedis()
     cleanups.unshift(redis.remove)
     const postgres = await ownPostgres()
@@ -57,7 +64,7 @@ export const runScenario = async (scenario: FaultScenario, options: RunOptions =
       redisUrl: redis.url,
       shards: scenario.shards ?? 2,
       apis: scenario.apis ?? 1,
-      env: { ACTOR_CALL_TIMEOUT_MS: String(ACTOR_CALL_TIMEOUT_MS), ...scenario.env },
+      env: { ACTOR_CALL_TIMEOUT_MS: String(ACTOR_CALL_TIMEOUT_MS), ...prepared?.env, ...scenario.env },
       ...(scenario.shardEnv === undefined ? {} : { shardEnv: scenario.shardEnv })
     })
     cleanups.unshift(cluster.stop)
