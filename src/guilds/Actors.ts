@@ -13,6 +13,7 @@ import { LiveActors } from "../../shards/LiveActors.ts"
 import { User } from "../../shards/user/Protocol.ts"
 import { Snowflakes } from "../platform/Snowflake.ts"
 import type { GuildId, UserId } from "../model/Ids.ts"
+import { boundedBy } from "./Bounded.ts"
 import { actorUnavailable, BadRequest, Forbidden, NotFound, Unavailable } from "../model/Errors.ts"
 
 type DomainError = BadRequest | Forbidden | NotFound
@@ -150,9 +151,9 @@ export class Actors extends Context.Service<Actors, {
           remoteWrite: countedCalls("write", "remote")
         }
         : { localRead: uncounted, remoteRead: uncounted, localWrite: uncounted, remoteWrite: uncounted }
+      const withinBound = boundedBy(actorCallTimeoutMillis)
       const bounded = <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, DomainError | Unavailable, R> =>
-        call.pipe(
-          Effect.timeoutOrElse({ duration: actorCallTimeoutMillis, orElse: () => Effect.fail(actorUnavailable()) }),
+        withinBound(call).pipe(
           Effect.catch((e: E | Unavailable) =>
             isDomainError(e) || e instanceof Unavailable
               ? Effect.fail(e)
