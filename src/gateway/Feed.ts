@@ -31,6 +31,12 @@ export class EventFeed extends Context.Service<EventFeed, {
   readonly next: Effect.Effect<ReadonlyArray<FeedEvent>>
   /** The next dispatches addressed to users (UserEvents.ts), waiting for one. */
   readonly nextForUsers: Effect.Effect<ReadonlyArray<UserDispatch>>
+  /**
+   * Runs `listener` each time the feed may have missed events (its connection to Redis broke:
+   * what was published meanwhile is gone), once it listens again to everything watched and
+   * before it hands out anything heard since.
+   */
+  readonly onMissed: (listener: () => void) => void
 }>()("guildhall/EventFeed") {
   /** The actors of this process publish every event there is. */
   static readonly layerLocal = Layer.effect(
@@ -44,7 +50,8 @@ export class EventFeed extends Context.Service<EventFeed, {
         watchUser: () => Effect.void,
         unwatchUser: () => Effect.void,
         next: Effect.map(routed, (batch) => batch.map((event) => ({ event, forGuild: true, forMember: true }))),
-        nextForUsers: PubSub.takeAll(forUsers)
+        nextForUsers: PubSub.takeAll(forUsers),
+        onMissed: () => undefined
       })
     })
   ).pipe(Layer.provide([GuildEvents.layer, UserEvents.layerLocal]))
@@ -55,8 +62,9 @@ export class EventFeed extends Context.Service<EventFeed, {
     Effect.gen(function*() {
       const redis = yield* RedisClient
       const { redisKeyPrefix } = yield* AppConfig
+      // Resubscribed by hand below, so that what was missed is known only once every channel is heard again.
       const subscriber = yield* Effect.acquireRelease(
-        Effect.sync(() => new Redis(redis.options)),
+        Effect.sync(() => new Redis({ ...redis.options, autoResubscribe: false })),
         (s) => Effect.promise(() => s.quit().catch(() => "closed"))
       )
       const arrived = yield* Queue.unbounded<FeedEvent>()
@@ -76,14 +84,44 @@ export class EventFeed extends Context.Service<EventFeed, {
           Effect.catch((error) => Effect.logWarning("gateway feed: Redis did not answer", error)),
           Effect.asVoid
         )
+      // What the sessions need, whether or not Redis heard of it: a subscribe sent while it was away is lost.
+      const watched = new Set<string>()
+      const watch = (channel: string) => {
+        watched.add(channel)
+        return call(() => subscriber.subscribe(channel))
+      }
+      const unwatch = (channel: string) => {
+        watched.delete(channel)
+        return call(() => subscriber.unsubscribe(channel))
+      }
+      // Pub/sub keeps nothing for a subscriber away: once the connection broke, events may be gone. Once it
+      // is back every channel is listened to again, and only then are the sessions told, so that what they
+      // are sent from then on is complete.
+      const missedListeners: Array<() => void> = []
+      let broken = false
+      subscriber.on("close", () => {
+        broken = true
+      })
+      subscriber.on("ready", () => {
+        if (!broken) return
+        broken = false
+        const channels = [...watched]
+        void (channels.length === 0 ? Promise.resolve(0) : subscriber.subscribe(...channels)).then(
+          // Synchronously: the fan-out's fibers have not run since, so nothing later reached a session first.
+          () => missedListeners.forEach((listener) => listener()),
+          // The connection broke again before it was done: the next `ready` tries again.
+          () => undefined
+        )
+      })
       return EventFeed.of({
-        watchGuild: Effect.fn("EventFeed.watchGuild")((id) => call(() => subscriber.subscribe(guildChannel(redisKeyPrefix, id)))),
-        unwatchGuild: Effect.fn("EventFeed.unwatchGuild")((id) => call(() => subscriber.unsubscribe(guildChannel(redisKeyPrefix, id)))),
-        watchUser: Effect.fn("EventFeed.watchUser")((id) => call(() => subscriber.subscribe(userChannel(redisKeyPrefix, id)))),
-        unwatchUser: Effect.fn("EventFeed.unwatchUser")((id) => call(() => subscriber.unsubscribe(userChannel(redisKeyPrefix, id)))),
+        watchGuild: Effect.fn("EventFeed.watchGuild")((id) => watch(guildChannel(redisKeyPrefix, id))),
+        unwatchGuild: Effect.fn("EventFeed.unwatchGuild")((id) => unwatch(guildChannel(redisKeyPrefix, id))),
+        watchUser: Effect.fn("EventFeed.watchUser")((id) => watch(userChannel(redisKeyPrefix, id))),
+        unwatchUser: Effect.fn("EventFeed.unwatchUser")((id) => unwatch(userChannel(redisKeyPrefix, id))),
         // No span on the takes: the fan-out's loop waits on them for every batch of events.
         next: Queue.takeAll(arrived),
-        nextForUsers: Queue.takeAll(arrivedForUsers)
+        nextForUsers: Queue.takeAll(arrivedForUsers),
+        onMissed: (listener) => void missedListeners.push(listener)
       })
     })
   )

@@ -4,6 +4,7 @@ import { FanoutLive } from "./Fanout.ts"
 import { EventFeed } from "./Feed.ts"
 import { Presences } from "./Presence.ts"
 import { PresenceRoutes } from "./PresenceRoutes.ts"
+import { ReconnectOnMissedEvents } from "./MissedEvents.ts"
 import { GatewayRegistry } from "./Registry.ts"
 import { UserEvents } from "../../shards/UserEvents.ts"
 import { UserFanoutLive } from "./UserFanout.ts"
@@ -22,7 +23,7 @@ export const gatewayLocal = Layer.mergeAll(FanoutLive, UserFanoutLive, Temporary
  * The gateway of an API process in cluster mode: it hears the events of its sessions' guilds over Redis,
  * and tells presence and voice changes there (PresenceRoutes.ts, VoiceRoutes.ts).
  */
-export const gatewayCluster = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect).pipe(
+export const gatewayCluster = Layer.mergeAll(FanoutLive, UserFanoutLive, TemporaryMembersOnDisconnect, ReconnectOnMissedEvents).pipe(
   Layer.provideMerge(VoiceStates.layer.pipe(Layer.provide(VoiceRoutes.layerRedis))),
   Layer.provideMerge(Presences.layer.pipe(Layer.provide([PresenceRoutes.layerRedis, UserEvents.layerRedis]))),
   Layer.provideMerge(GatewayRegistry.layer),
