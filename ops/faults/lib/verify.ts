@@ -28,6 +28,8 @@ export interface FaultFigures {
   /** Whether a process had to be restarted by hand (the test never does it: any that died is reported). */
   readonly restartedByHand: ReadonlyArray<string>
   readonly notes: ReadonlyArray<string>
+  /** A scenario's own checks (its `afterwards`) that failed: any fails the run. */
+  readonly failedChecks?: ReadonlyArray<string>
 }
 
 /** Every stored message whose content is one of `markers`' and how many rows it has. */
@@ -93,7 +95,7 @@ export const faultFigures = async (input: {
 /** Whether the fault was survived: nothing lost or doubled, no 500, no hang, no hand restart, every guild back. */
 export const survived = (f: FaultFigures) =>
   f.lost === 0 && f.appliedTwice === 0 && f.eventsLost === 0 && f.serverErrors === 0 && f.hangs === 0 &&
-  f.restartedByHand.length === 0 && Number.isFinite(f.recoverySeconds)
+  f.restartedByHand.length === 0 && Number.isFinite(f.recoverySeconds) && (f.failedChecks ?? []).length === 0
 
 /** One table of every fault's figures, as `npm run faults` prints it and the README shows it. */
 export const faultTable = (rows: ReadonlyArray<FaultFigures>) => {
