@@ -54,7 +54,13 @@ export const loadedState = <State>(load: Effect.Effect<State | undefined>, publi
     Effect.flatMap(current, (s) => (s === undefined ? Effect.fail(missing()) : Effect.succeed(s)))
   /** Whether the state was loaded already (a read now would not go to Postgres). */
   const isLoaded = () => loaded
-  return { current, existing, set, isLoaded }
+  /** Forgets the state: the next use loads it again. */
+  const forget = () => {
+    loaded = false
+    state = undefined
+    published(undefined)
+  }
+  return { current, existing, set, isLoaded, forget }
 }
 
 /** A gateway dispatch to the sessions of `userIds`, its data not yet JSON. */

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { rowsInOneStatement, writeDecisions } from "./BatchStatements.ts"
 import { rowsTable } from "./RowColumns.ts"
+import { type Fence, fenceHeld } from "./Fences.ts"
 import type { CommittedWrite } from "./WriteBatches.ts"
 
 const OPERATION_COLUMNS = ["operation_id", "result"]
@@ -11,15 +12,21 @@ const OPERATION_COLUMNS = ["operation_id", "result"]
  * so a write delivered again answers what it answered the first time.
  */
 
-/** The statement recording `writes`' results for the actor of `entityId`; run it in the writes' transaction. */
+/**
+ * The statement recording `writes`' results for the actor of `entityId`; run it in the writes'
+ * transaction, or as the main query of their one statement. It is always their last part, and
+ * it checks the actor's fence (Fences.ts): a process that lost the actor commits nothing.
+ */
 export const recordOperations = (
   sql: SqlClient.SqlClient,
   entityId: string,
-  writes: ReadonlyArray<{ readonly write: CommittedWrite; readonly decision: { readonly reply: string } }>
+  writes: ReadonlyArray<{ readonly write: CommittedWrite; readonly decision: { readonly reply: string } }>,
+  fence: Fence
 ) =>
   sql`INSERT INTO actor_operations (operation_id, entity_id, result)
     SELECT operation_id, ${entityId}::text, result::jsonb
-    FROM ${rowsTable(sql, writes.map(({ write, decision }) => [write.operationId, decision.reply]), OPERATION_COLUMNS)}`
+    FROM ${rowsTable(sql, writes.map(({ write, decision }) => [write.operationId, decision.reply]), OPERATION_COLUMNS)}
+    WHERE ${fenceHeld(sql, fence)}`
 
 /** The stored results of those of `operationIds` that committed already. */
 export const operationResults = (sql: SqlClient.SqlClient, operationIds: ReadonlyArray<string>) =>
@@ -38,10 +45,11 @@ export const operationResults = (sql: SqlClient.SqlClient, operationIds: Readonl
 export const commitDecided = (
   sql: SqlClient.SqlClient,
   entityId: string,
-  writes: ReadonlyArray<{ readonly write: CommittedWrite; readonly decision: Parameters<typeof writeDecisions>[1][number] & { readonly reply: string } }>
+  writes: ReadonlyArray<{ readonly write: CommittedWrite; readonly decision: Parameters<typeof writeDecisions>[1][number] & { readonly reply: string } }>,
+  fence: Fence
 ) => {
   const decisions = writes.map((w) => w.decision)
-  const operations = recordOperations(sql, entityId, writes)
+  const operations = recordOperations(sql, entityId, writes, fence)
   const rows = rowsInOneStatement(sql, entityId, decisions)
   if (rows !== undefined) {
     const parts = rows.map((part, i) => sql`${sql.literal(`part${i}`)} AS (${part})`)

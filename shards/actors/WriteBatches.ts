@@ -3,6 +3,7 @@ import type { SqlError } from "effect/sql"
 import type { BadRequest } from "../../src/model/Errors.ts"
 import { MetricsOn, seconds, type WriteBatchSeries, writeBatchSeries } from "../../src/platform/Metrics.ts"
 import { exportedSpan, isTracing } from "../../src/platform/Tracing.ts"
+import { isFenceLost } from "./Fences.ts"
 import { permanentRefusal, refusalError } from "./Refusals.ts"
 
 /** What every actor knows of a write it commits: the caller fixed all of it, so a redelivery decides the same. */
@@ -88,6 +89,11 @@ export interface BatchedActor<State, Context, Decision extends DecidedState<Stat
   readonly committed: (next: State | undefined, writes: ReadonlyArray<DecidedWrite<Decision>>) => Effect.Effect<void>
   /** Held while a batch runs: whatever else changes the state waits for it. */
   readonly lock: Semaphore.Semaphore
+  /**
+   * Another process has loaded the actor since this one did (its fence, Fences.ts): forget the
+   * state, so that what comes next loads it again, with what the other process committed.
+   */
+  readonly fenceLost: () => void
 }
 
 /**
@@ -207,6 +213,13 @@ const buildBatches = <State, Context, Decision extends DecidedState<State>, E>(
       }
       if (Exit.isFailure(committed)) {
         const failed = Cause.findErrorOption(committed.cause)
+        // Nothing of the batch was stored, and this process no longer owns the actor: its callers
+        // send the writes again (ActorStopped), through the mailbox, to whoever owns it now.
+        if (Option.isSome(failed) && isFenceLost(failed.value)) {
+          actor.fenceLost()
+          for (const { pending } of decided) answer(pending, Exit.fail(new ActorStopped()))
+          return true
+        }
         const refusal = Option.isSome(failed) ? permanentRefusal(failed.value) : undefined
         // Alone, a write that Postgres refuses for good (a constraint, bad data) is answered so at
         // once; anything else (the database away) fails the batch, and the engine delivers the write again.

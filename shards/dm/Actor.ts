@@ -27,7 +27,7 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
       const repo = yield* DmRepo
       const events = yield* UserEvents
       const live = yield* LiveActors
-      const { current, existing: existingOr, set: track } = loadedState(yield* measuredLoad("dm", repo.load(channelId)), (next) => {
+      const { current, existing: existingOr, set: track, forget } = loadedState(yield* measuredLoad("dm", repo.load(channelId)), (next) => {
         if (next === undefined) live.dms.delete(channelId)
         else live.dms.add(channelId)
         if (next?.call === undefined) live.calls.delete(channelId)
@@ -52,7 +52,8 @@ export const DmChannelActor = (options: { readonly maxIdleTime: Duration.Input }
         commit: (writes) => repo.commitWrites(channelId, writes),
         committed: (next, writes) =>
           Effect.andThen(Effect.sync(() => track(next)), Effect.forEach(writes, ({ decision }) => publish(decision.events), { discard: true })),
-        lock: Semaphore.makeUnsafe(1)
+        lock: Semaphore.makeUnsafe(1),
+        fenceLost: forget
       })
 
       return DmChannel.of({

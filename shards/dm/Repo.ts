@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { toUserPartial, UserPartialColumns } from "../../src/model/Users.ts"
 import { partialUserColumns } from "../actors/PartialUsers.ts"
+import { makeFences } from "../actors/Fences.ts"
 import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
@@ -28,7 +29,9 @@ export class DmRepo extends Context.Service<DmRepo, {
     DmRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const fences = makeFences(sql, "dm")
       const load = Effect.fn("DmRepo.load")(function*(channelId: string) {
+        yield* fences.claim(channelId)
         const [channel] = yield* sql<{
           type: number
           name: string | null
@@ -59,7 +62,7 @@ export class DmRepo extends Context.Service<DmRepo, {
       }, Effect.orDie)
 
       const commitWrites = (id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
-        commitDecided(sql, id, writes)
+        commitDecided(sql, id, writes, fences.of(id))
 
       return DmRepo.of({
         load,

@@ -99,7 +99,8 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           Effect.sync(() => track(next)).pipe(
             Effect.andThen(Effect.forEach(writes, ({ decision }) => events.publish(guildId, decision.events), { discard: true }))
           ),
-        lock: writing
+        lock: writing,
+        fenceLost: drop
       })
       localWrite = writeBatched
 

@@ -14,6 +14,7 @@ import { loadRoles } from "./roles/GuildRole.ts"
 import { loadWebhooks } from "./webhooks/WebhookRows.ts"
 import { rowsInOneStatement, writeDecisions } from "../actors/BatchStatements.ts"
 import { rowsTable } from "../actors/RowColumns.ts"
+import { fenceHeld, makeFences } from "../actors/Fences.ts"
 import { operationResults, recordOperations } from "../actors/Operations.ts"
 
 const AUDIT_COLUMNS = ["id", "user_id", "action_type", "target_id", "reason", "changes", "options", "created_at"]
@@ -41,11 +42,13 @@ export class GuildRepo extends Context.Service<GuildRepo, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
+      const fences = makeFences(sql, "guild")
       const recordOperation = (operationId: string, entityId: string, result: unknown) =>
         sql`INSERT INTO actor_operations (operation_id, entity_id, result)
-            VALUES (${operationId}, ${entityId}, ${JSON.stringify(result)}::jsonb)`
+            SELECT ${operationId}, ${entityId}, ${JSON.stringify(result)}::jsonb WHERE ${fenceHeld(sql, fences.of(entityId))}`
 
       const load = Effect.fn("GuildRepo.load")(function*(guildId: string) {
+        yield* fences.claim(guildId)
         const guild = yield* loadRecord(guildId)
         if (guild === undefined) return undefined
         const roles = yield* loadRoles(guildId)
@@ -111,7 +114,7 @@ export class GuildRepo extends Context.Service<GuildRepo, {
                 created_at::timestamptz
               FROM ${rowsTable(sql, entries, AUDIT_COLUMNS)}`
         ]
-        const operations = recordOperations(sql, guildId, writes)
+        const operations = recordOperations(sql, guildId, writes, fences.of(guildId))
         const rows = rowsInOneStatement(sql, guildId, decisions)
         if (rows !== undefined) {
           const parts = [...rows, ...audit].map((part, i) => sql`${sql.literal(`part${i}`)} AS (${part})`)

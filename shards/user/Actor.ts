@@ -32,7 +32,7 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
       const live = yield* LiveActors
       const lock = Semaphore.makeUnsafe(1)
       let localWrite: NonNullable<ReturnType<typeof live.users.get>>["write"] = () => Effect.die(new Error("not started"))
-      const { current, existing: existingOr, set: track, isLoaded } = loadedState(yield* measuredLoad("user", repo.load(userId)), (next) => {
+      const { current, existing: existingOr, set: track, isLoaded, forget } = loadedState(yield* measuredLoad("user", repo.load(userId)), (next) => {
         if (next === undefined) live.users.delete(userId)
         else live.users.set(userId, { state: next, write: (w, d) => localWrite(w, d), memory: approximateBytes(next) })
       })
@@ -50,7 +50,8 @@ export const UserActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         commit: (writes) => repo.commitWrites(userId, writes),
         committed: (next, writes) =>
           Effect.andThen(Effect.sync(() => track(next)), Effect.forEach(writes, ({ decision }) => publish(decision.events), { discard: true })),
-        lock
+        lock,
+        fenceLost: forget
       })
       /** Every write, whichever way it came, logs what it changed of the account's identity in its own transaction. */
       const writeLogged: typeof writeBatched = (write, delivery) =>

@@ -4,6 +4,7 @@ import { StoredSettings } from "../../src/model/Settings.ts"
 import type { Account } from "./AccountView.ts"
 import type { GuildId } from "../../src/model/Ids.ts"
 import { isoTimestamp } from "../../src/platform/Timestamps.ts"
+import { makeFences } from "../actors/Fences.ts"
 import { commitDecided, operationResults } from "../actors/Operations.ts"
 import type { DecidedWrite } from "../actors/WriteBatches.ts"
 import type { Executed } from "./Definitions.ts"
@@ -97,7 +98,9 @@ export class UserRepo extends Context.Service<UserRepo, {
         }
       }, Effect.orDie)
 
+      const fences = makeFences(sql, "user")
       const load = Effect.fn("UserRepo.load")(function*(userId: string) {
+        yield* fences.claim(userId)
         const facts = yield* account(userId)
         if (facts === undefined) return undefined
         const [settings] = yield* sql<{ data: unknown }>`SELECT data FROM user_settings WHERE user_id = ${userId}`
@@ -117,7 +120,7 @@ export class UserRepo extends Context.Service<UserRepo, {
       }, Effect.orDie)
 
       const commitWrites = (id: string, writes: ReadonlyArray<DecidedWrite<Executed>>) =>
-        commitDecided(sql, id, writes)
+        commitDecided(sql, id, writes, fences.of(id))
 
       return UserRepo.of({
         load,

@@ -42,7 +42,8 @@ const batches = (release?: Deferred.Deferred<void>, stored: ReadonlyMap<string, 
           })
         ),
       committed: () => Effect.void,
-      lock: Semaphore.makeUnsafe(1)
+      lock: Semaphore.makeUnsafe(1),
+      fenceLost: () => undefined
     })
     return { write, committed, asked }
   })
