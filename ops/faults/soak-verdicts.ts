@@ -21,9 +21,8 @@ export const latencies = (ms: ReadonlyArray<number>) => {
 }
 
 export const RULE =
-  "After the warm-up, split into thirds. Memory: the GC floor (lowest RSS) of the last third against the first third's, under +10 % " +
-  "(RSS saws up and down by a quarter between collections, so the floor is what a leak raises; the median of the first and last " +
-  "3 samples is recorded beside it). Open fds: median of the last 3 samples at most 5 above the first 3. Redis keys: median of the " +
+  "After the warm-up, split into thirds. Memory: median RSS of the last 3 samples under +10 % over the first 3 (the GC floor, " +
+  "lowest RSS of the first and last third, is recorded beside it: the heap still settles for a few minutes after a 3-min warm-up). Open fds: median of the last 3 samples at most 5 above the first 3. Redis keys: median of the " +
   "last 3 at most max(5, 5 %) above the first 3. p99: the median of the last third's interval p99s at most 1.5 x the first third's. " +
   "Nothing acknowledged lost or applied twice, no gateway event missed, no 5xx but 503, no process restarted."
 
@@ -47,7 +46,7 @@ export const soakVerdicts = (points: ReadonlyArray<SoakPoint>, warmupMinutes: nu
     const memoryFloor = floor((p) => p.processes[name]?.rssMb)
     const memoryEnds = ends((p) => p.processes[name]?.rssMb)
     const fds = ends((p) => p.processes[name]?.fds)
-    return { name, memoryFloor, memoryEnds, fds, memoryOk: memoryFloor.growth < 0.1, fdsOk: fds.to - fds.from <= 5 }
+    return { name, memoryFloor, memoryEnds, fds, memoryOk: memoryEnds.growth < 0.1, fdsOk: fds.to - fds.from <= 5 }
   })
   const keys = ends((p) => p.redisKeys)
   const keysOk = keys.to - keys.from <= Math.max(5, keys.from * 0.05)
@@ -78,8 +77,8 @@ export const soakTable = (v: SoakVerdicts) => [
   `| figure | after warm-up | at the end | change | verdict |`,
   `|---|---|---|---|---|`,
   ...v.processes.flatMap((r) => [
-    `| ${r.name} RSS, GC floor (min of a third) | ${r.memoryFloor.from.toFixed(0)} MB | ${r.memoryFloor.to.toFixed(0)} MB | ${pct(r.memoryFloor.growth)} | ${ok(r.memoryOk)} |`,
-    `| ${r.name} RSS, median of 3 samples | ${r.memoryEnds.from.toFixed(0)} MB | ${r.memoryEnds.to.toFixed(0)} MB | ${pct(r.memoryEnds.growth)} | |`,
+    `| ${r.name} RSS, GC floor (min of a third) | ${r.memoryFloor.from.toFixed(0)} MB | ${r.memoryFloor.to.toFixed(0)} MB | ${pct(r.memoryFloor.growth)} | |`,
+    `| ${r.name} RSS, median of 3 samples | ${r.memoryEnds.from.toFixed(0)} MB | ${r.memoryEnds.to.toFixed(0)} MB | ${pct(r.memoryEnds.growth)} | ${ok(r.memoryOk)} |`,
     `| ${r.name} open fds | ${r.fds.from} | ${r.fds.to} | ${signed(r.fds.to - r.fds.from)} | ${ok(r.fdsOk)} |`
   ]),
   `| Redis keys | ${v.redisKeys.from} | ${v.redisKeys.to} | ${signed(v.redisKeys.to - v.redisKeys.from)} | ${ok(v.redisKeys.ok)} |`,
