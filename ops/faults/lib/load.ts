@@ -75,6 +75,10 @@ export interface LoadOptions {
   readonly pauseMs?: number
   /** A client gives up on a request after this long (ACTOR_CALL_TIMEOUT_MS and a margin). */
   readonly timeoutMs: number
+  /** Called with every sample as it is taken (a long run's figures per interval). */
+  readonly onSample?: (sample: Sample) => void
+  /** Whether `samples` keeps every sample (default true); a long run turns it off and counts through `onSample`. */
+  readonly keepSamples?: boolean
 }
 
 export interface Acknowledged {
@@ -106,17 +110,22 @@ export const startLoad = (options: LoadOptions): Load => {
   const run = randomUUID().slice(0, 8)
   let running = true
   const pause = options.pauseMs ?? 50
+  const keep = options.keepSamples ?? true
+  const record = (sample: Sample) => {
+    if (keep) samples.push(sample)
+    options.onSample?.(sample)
+  }
   const attempt = async (guild: number, kind: Sample["kind"], api: number, method: string, path: string, body?: unknown) => {
     const at = Date.now()
     const base = options.apis[api % options.apis.length] ?? ""
     try {
       const reply = await call(base, method, path, options.guilds[guild]?.token, body, options.timeoutMs)
       const code = isJson(reply.body) && typeof reply.body.code === "string" ? reply.body.code : undefined
-      samples.push({ at, guild, kind, status: reply.status, ms: Date.now() - at, ...(code === undefined ? {} : { code }) })
+      record({ at, guild, kind, status: reply.status, ms: Date.now() - at, ...(code === undefined ? {} : { code }) })
       return reply
     } catch (error) {
       const timedOut = error instanceof Error && error.name === "TimeoutError"
-      samples.push({ at, guild, kind, status: timedOut ? -1 : 0, ms: Date.now() - at })
+      record({ at, guild, kind, status: timedOut ? -1 : 0, ms: Date.now() - at })
       return undefined
     }
   }

@@ -37,10 +37,12 @@ const storedCounts = (databaseUrl: string, markers: ReadonlyArray<string>) =>
   Effect.runPromise(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ content: string; id: string; copies: number }>`
+      // In chunks: a long run's hundreds of thousands of markers as one IN list overflow the statement compiler's stack.
+      const chunks = Array.from({ length: Math.ceil(markers.length / 5_000) }, (_, i) => markers.slice(i * 5_000, (i + 1) * 5_000))
+      const rows = yield* Effect.forEach(chunks, (chunk) => sql<{ content: string; id: string; copies: number }>`
         SELECT content, min(id)::text AS id, count(*)::int AS copies FROM messages
-        WHERE content IN ${sql.in(markers)} GROUP BY content`
-      return new Map(rows.map((r) => [r.content, r]))
+        WHERE content IN ${sql.in(chunk)} GROUP BY content`)
+      return new Map(rows.flat().map((r) => [r.content, r]))
     }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl) })), Effect.scoped)
   )
 
