@@ -31,7 +31,7 @@ export const freePort = (): Promise<number> =>
 export interface Json {
   readonly [key: string]: unknown
 }
-const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
+export const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
 
 /** A running server; `stop` ends it and drops its database. */
 export interface ScratchServer {

@@ -22,7 +22,8 @@ const here = dirname(fileURLToPath(import.meta.url))
 const minutes = Number(process.env.SOAK_MINUTES ?? "30")
 const intervalMs = Number(process.env.SOAK_INTERVAL_SECONDS ?? "10") * 1000
 const durationMs = minutes * 60_000
-const warmupMs = durationMs / 10
+// Heaps take about five minutes of this load to settle: growth is judged after six, or a tenth of a long run.
+const warmupMs = Math.min(durationMs / 2, Math.max(durationMs / 10, 6 * 60_000))
 const GUILDS = 8
 
 /** Resident memory of a process in MB (VmRSS), its open fds; undefined once it is gone. */
@@ -93,6 +94,8 @@ const main = async () => {
       console.error(`${point.minute.toFixed(1)} min: ${Object.entries(figures).map(([n, f]) => `${n} ${f.rssMb.toFixed(0)} MB/${f.fds} fd`).join(", ")}; keys ${point.redisKeys}; ${point.rps.toFixed(0)} req/s p50 ${point.p50} p99 ${point.p99} ms`)
     }
     await load.stop()
+    // The series first: whatever the checks below do, the run's figures are kept.
+    writeFileSync(join(here, "soak-results.json"), JSON.stringify({ minutes, warmupMinutes: warmupMs / 60_000, intervalSeconds: intervalMs / 1000, guilds: GUILDS, points }, null, 1) + "\n")
     await sleep(2_000)
     const end = Date.now()
     const dead = processes.filter((p) => !p.alive()).map((p) => p.name)

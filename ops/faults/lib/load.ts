@@ -4,11 +4,7 @@
 // listen for the messages. Everything a client saw is recorded for the fault's figures.
 import { randomUUID } from "node:crypto"
 import { setTimeout as sleep } from "node:timers/promises"
-
-export interface Json {
-  readonly [key: string]: unknown
-}
-const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
+import { isJson } from "../../bench/scratch-server.ts"
 
 /** One guild of the load: its owner's token and the channel written to. */
 export interface LoadGuild {
