@@ -1,16 +1,10 @@
 // The soak's verdicts from its recorded series, and the markdown table of them. Kept apart from
 // the run so that a recorded soak-results.json can be judged again without running it again.
+import type { FaultFigures } from "./lib/verify.ts"
 import type { SoakPoint } from "./soak-chart.ts"
 
-export interface SoakFaults {
-  readonly acknowledged: number
-  readonly lost: number
-  readonly appliedTwice: number
-  readonly eventsLost: number
-  readonly resumes: number
-  readonly reidentifies: number
-  readonly restartedByHand: ReadonlyArray<string>
-}
+/** What the soak's ledger says at the end: the faults' figures of a run with no fault. */
+export type SoakFaults = Pick<FaultFigures, "acknowledged" | "lost" | "appliedTwice" | "eventsLost" | "resumes" | "reidentifies" | "restartedByHand">
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
