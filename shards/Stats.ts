@@ -130,7 +130,9 @@ export class ClusterStats extends Context.Service<ClusterStats, {
         const audienceKey = (id: string) => `${redisKeyPrefix}stats:${id}:audiences`
         const processId = randomUUID()
         if (publish) {
-          const write = Effect.promise(() => {
+          // tryPromise: a Redis that is away fails the write (ignored, tried again next time); a
+          // rejected promise would be a defect, which ends the repeating fiber for good.
+          const write = Effect.tryPromise(() => {
             const audiences = [...audiencesOf(live)].flatMap(([guildId, a]) => [guildId, encodeAudience([a.sessions, a.presences])])
             const batch = redis.multi()
               .set(key(processId), JSON.stringify(snapshotOf(processId, role, live)), "PX", EXPIRES_MS)
@@ -140,7 +142,7 @@ export class ClusterStats extends Context.Service<ClusterStats, {
           })
           yield* write.pipe(Effect.ignore, Effect.repeat(Schedule.spaced(PUBLISH_EVERY)), Effect.forkScoped)
           yield* Effect.addFinalizer(() =>
-            Effect.promise(() => redis.multi().del(key(processId), audienceKey(processId)).zrem(index, processId).exec()).pipe(Effect.ignore)
+            Effect.tryPromise(() => redis.multi().del(key(processId), audienceKey(processId)).zrem(index, processId).exec()).pipe(Effect.ignore)
           )
         }
         const liveIds = Effect.gen(function*() {

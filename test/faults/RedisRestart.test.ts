@@ -23,6 +23,7 @@ const held = (f: FaultFigures) => {
   assert.strictEqual(f.serverErrors, 0, figures)
   assert.strictEqual(f.hangs, 0, figures)
   assert.deepStrictEqual(f.restartedByHand, [], figures)
+  assert.deepStrictEqual(f.failedChecks ?? [], [], figures)
   assert.isTrue(Number.isFinite(f.recoverySeconds), figures)
   assert.isAtMost(f.recoverySeconds, RECOVERY_BOUND_SECONDS, figures)
 }
