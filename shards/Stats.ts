@@ -90,13 +90,27 @@ const snapshotOf = (processId: string, role: string, live: LiveActors["Service"]
   }
 }
 
+/** The processes' figures as far as they could be read: `complete` is false when only this process's own are known. */
+export interface ClusterView {
+  readonly processes: ReadonlyArray<ProcessSnapshot>
+  readonly complete: boolean
+}
+
+/**
+ * How long a reader waits on Redis before it answers with what this process
+ * knows of itself: ioredis keeps a command while it reconnects, and an
+ * operator polling stats during an outage must not wait on it.
+ */
+const REDIS_READ_TIMEOUT = "1500 millis"
+
 /**
  * Every live process's figures. Each process speaks only for itself: in
  * cluster mode it republishes to Redis with a short expiry, so a process that
  * dies drops out of the sum within seconds.
  */
 export class ClusterStats extends Context.Service<ClusterStats, {
-  readonly all: Effect.Effect<ReadonlyArray<ProcessSnapshot>>
+  /** Every process's figures; only this process's own, and `complete: false`, while Redis cannot be read. */
+  readonly all: Effect.Effect<ClusterView>
   /**
    * The gateway audience of each listed guild that has one, summed over the
    * processes (a user connected to two API processes counts in each).
@@ -109,7 +123,9 @@ export class ClusterStats extends Context.Service<ClusterStats, {
       Effect.map(LiveActors, (live) => {
         const processId = randomUUID()
         return {
-          all: Effect.sync(() => [snapshotOf(processId, role, live)]).pipe(Effect.withSpan("ClusterStats.all")),
+          all: Effect.sync(() => ({ processes: [snapshotOf(processId, role, live)], complete: true })).pipe(
+            Effect.withSpan("ClusterStats.all")
+          ),
           audiences: (guildIds) => Effect.sync(() => audiencesOf(live, new Set(guildIds)))
         }
       })
@@ -145,14 +161,16 @@ export class ClusterStats extends Context.Service<ClusterStats, {
             Effect.tryPromise(() => redis.multi().del(key(processId), audienceKey(processId)).zrem(index, processId).exec()).pipe(Effect.ignore)
           )
         }
+        // A read Redis does not answer in time fails, and the reader falls back on this process alone.
+        const read = <A>(command: () => Promise<A>) => Effect.tryPromise(command).pipe(Effect.timeout(REDIS_READ_TIMEOUT))
         const liveIds = Effect.gen(function*() {
-          yield* Effect.promise(() => redis.zremrangebyscore(index, "-inf", Date.now()))
-          return yield* Effect.promise(() => redis.zrange(index, 0, -1))
+          yield* read(() => redis.zremrangebyscore(index, "-inf", Date.now()))
+          return yield* read(() => redis.zrange(index, 0, -1))
         })
-        const all = Effect.gen(function*() {
+        const published = Effect.gen(function*() {
           const ids = yield* liveIds
           if (ids.length === 0) return []
-          const values = yield* Effect.promise(() => redis.mget(ids.map(key)))
+          const values = yield* read(() => redis.mget(ids.map(key)))
           const snapshots: Array<ProcessSnapshot> = []
           for (const value of values) {
             if (value === null) continue
@@ -160,12 +178,16 @@ export class ClusterStats extends Context.Service<ClusterStats, {
             if (snapshot._tag === "Some") snapshots.push(snapshot.value)
           }
           return snapshots
-        }).pipe(Effect.withSpan("ClusterStats.all"))
-        const audiences = Effect.fn("ClusterStats.audiences")(function*(guildIds: ReadonlyArray<string>) {
+        })
+        const all = published.pipe(
+          Effect.map((processes): ClusterView => ({ processes, complete: true })),
+          Effect.orElseSucceed((): ClusterView => ({ processes: [snapshotOf(processId, role, live)], complete: false })),
+          Effect.withSpan("ClusterStats.all")
+        )
+        const summedAudiences = Effect.fnUntraced(function*(guildIds: ReadonlyArray<string>) {
           const summed = new Map<string, GuildAudience>()
-          if (guildIds.length === 0) return summed
           const ids = yield* liveIds
-          const shares = yield* Effect.forEach(ids, (id) => Effect.promise(() => redis.hmget(audienceKey(id), ...guildIds)), {
+          const shares = yield* Effect.forEach(ids, (id) => read(() => redis.hmget(audienceKey(id), ...guildIds)), {
             concurrency: "unbounded"
           })
           for (const share of shares) {
@@ -178,6 +200,11 @@ export class ClusterStats extends Context.Service<ClusterStats, {
           }
           return summed
         })
+        const audiences = (guildIds: ReadonlyArray<string>) =>
+          guildIds.length === 0 ? Effect.succeed(new Map<string, GuildAudience>()) : summedAudiences(guildIds).pipe(
+            Effect.orElseSucceed(() => audiencesOf(live, new Set(guildIds))),
+            Effect.withSpan("ClusterStats.audiences")
+          )
         return { all, audiences }
       })
     )

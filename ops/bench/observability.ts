@@ -2,9 +2,11 @@
 // one with nothing recorded (METRICS=off, no OTEL_EXPORTER_OTLP_ENDPOINT) and one with metrics
 // on and every trace exported to a local OTLP receiver of this file's own over a real socket:
 // GET /_health, GET /guilds/{id} (the guild actor's read) and POST /channels/{id}/messages
-// (message create, a write through the actor and Postgres). Each round measures the two
-// servers target by target in 2-s slices taken in turn (ABBA), so that what the shared machine
-// does meanwhile weighs on both; a target's ratio is the observed server's requests/s over
+// (message create, a write through the actor and Postgres). Each round starts a new pair of
+// servers (two processes of the same code differ by several points for their whole lives, so
+// the rounds draw new pairs rather than repeat one pair's luck) and measures the two target by
+// target in 2-s slices taken in turn (ABBA), so that what the shared machine does meanwhile
+// weighs on both; a target's ratio is the observed server's requests/s over
 // the plain one's, in the median round. Beside it, the
 // servers' CPU time per request (from /proc), which holds steadier than throughput when the
 // machine is shared.
@@ -109,35 +111,46 @@ const requestOf = (target: TargetName, setup: Setup) => {
     }
 }
 
+/** The `guildhall_` lines of a server's /metrics: proof it recorded them. */
+const metricLinesOf = async (server: ScratchServer) => {
+  const metrics = await fetch(`${server.base}/metrics`, { headers: { authorization: `Admin ${server.adminKey}` } })
+  return metrics.ok ? (await metrics.text()).split("\n").filter((l) => l.startsWith("guildhall_")).length : 0
+}
+
 export const measureObservability = async (options: { readonly log: (line: string) => void }): Promise<ObservabilityFigures> => {
   const settings = load()
   const traceSample = Number(process.env["BENCH_TRACE_SAMPLE"] ?? 0.1)
   if (!(traceSample > 0 && traceSample <= 1)) throw new Error(`BENCH_TRACE_SAMPLE must be above 0 and at most 1`)
   const receiver = await startReceiver()
+  const observedSettings = {
+    METRICS: "on",
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_SERVICE_NAME: "guildhall-bench",
+    OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+    OTEL_TRACES_SAMPLER_ARG: String(traceSample)
+  }
   const servers: Array<ScratchServer> = []
   try {
-    const plainServer = await startScratchServer([], { METRICS: "off" })
-    servers.push(plainServer)
-    const observedServer = await startScratchServer([], {
-      METRICS: "on",
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_SERVICE_NAME: "guildhall-bench",
-      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
-      OTEL_TRACES_SAMPLER_ARG: String(traceSample)
-    })
-    servers.push(observedServer)
-    const plain = await prepare(plainServer)
-    const observed = await prepare(observedServer)
     const figures = new Map<TargetName, Array<{ plain: Throughput; observed: Throughput }>>(TARGETS.map((t) => [t, []]))
+    let metricLines = 0
     for (let n = 1; n <= settings.rounds; n++) {
+      // A new pair each round: two processes of the same code differ by several points for the
+      // whole of their lives (where V8 placed and compiled what), so rounds of one pair would
+      // repeat its luck, while rounds of new pairs each draw theirs.
+      const plainServer = await startScratchServer([], { METRICS: "off" })
+      servers.push(plainServer)
+      const observedServer = await startScratchServer([], observedSettings)
+      servers.push(observedServer)
+      const plain = await prepare(plainServer)
+      const observed = await prepare(observedServer)
       for (const target of TARGETS) {
         options.log(`bench observability: ${target}, round ${n}/${settings.rounds}`)
         const { a, b } = await pairedRound(sideOf(target, plain), sideOf(target, observed), settings, n % 2 === 1)
         figures.get(target)?.push({ plain: a, observed: b })
       }
+      metricLines = await metricLinesOf(observedServer)
+      await Promise.all(servers.splice(0).map((s) => s.stop()))
     }
-    const metrics = await fetch(`${observed.base}/metrics`, { headers: { authorization: `Admin ${observedServer.adminKey}` } })
-    const metricLines = metrics.ok ? (await metrics.text()).split("\n").filter((l) => l.startsWith("guildhall_")).length : 0
     return {
       rounds: settings.rounds,
       traceSample,

@@ -7,8 +7,12 @@ import { AppConfig } from "../platform/Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { CarriedId, type GuildId } from "../model/Ids.ts"
+import { Unavailable } from "../model/Errors.ts"
 
 const BATCH = 20
+
+/** ioredis keeps a command while it reconnects: an operator is told Redis is away rather than kept waiting. */
+const PUBLISH_TIMEOUT = "2 seconds"
 
 /**
  * Reloads guild actors in small batches, in the background, so the caller is
@@ -32,7 +36,8 @@ const reloadListed = (actors: Actors["Service"], guilds: GuildRepo["Service"], g
  * asked to reload its own (directly when embedded, over Redis otherwise).
  */
 export class GuildReloader extends Context.Service<GuildReloader, {
-  readonly reloadAll: (guildIds: ReadonlyArray<GuildId>) => Effect.Effect<number>
+  /** Fails with Unavailable when the processes cannot be asked (Redis away). */
+  readonly reloadAll: (guildIds: ReadonlyArray<GuildId>) => Effect.Effect<number, Unavailable>
 }>()("guildhall/GuildReloader") {
   static readonly layerLocal = Layer.effect(
     GuildReloader,
@@ -61,8 +66,11 @@ export class GuildReloader extends Context.Service<GuildReloader, {
       return {
         reloadAll: Effect.fn("GuildReloader.reloadAll")(function*(guildIds) {
           if (guildIds.length > 0) return yield* reloadListed(actors, guilds, guildIds)
-          const processes = yield* stats.all
-          yield* Effect.promise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all"))
+          const { processes } = yield* stats.all
+          yield* Effect.tryPromise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all")).pipe(
+            Effect.timeout(PUBLISH_TIMEOUT),
+            Effect.mapError(() => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: "Redis could not be reached: no guild was reloaded; try again" }))
+          )
           return processes.reduce((n, p) => n + p.guilds, 0)
         })
       }

@@ -120,12 +120,13 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
         }))
       .handle("gatewayStats", () =>
         Effect.gen(function*() {
-          const processes = yield* stats.all
+          const { complete, processes } = yield* stats.all
           const sum = (pick: (p: (typeof processes)[number]) => number) => processes.reduce((n, p) => n + pick(p), 0)
           const memory = sum((p) => p.memory)
           const heap = sum((p) => p.heap_used)
           return {
-            status: processes.length > 0 ? "ok" : "degraded",
+            // Degraded: Redis could not be read, and only this process speaks.
+            status: complete && processes.length > 0 ? "ok" : "degraded",
             sessions: sum((p) => p.sessions),
             guilds: sum((p) => p.guilds),
             presences: sum((p) => p.presences),
@@ -141,7 +142,7 @@ export const AdminHttp = perRequestMiddlewaresOnly(HttpApiBuilder.group(Api, "ad
         }))
       .handle("memoryStats", ({ payload }) =>
         Effect.gen(function*() {
-          const processes = yield* stats.all
+          const { processes } = yield* stats.all
           const heaviest = processes
             .flatMap((p) => p.heaviest)
             .sort((a, b) => b.memory - a.memory)

@@ -17,6 +17,13 @@ export interface SessionRecord {
   readonly excused: Array<readonly [number, number]>
   resumes: number
   reidentifies: number
+  /** Times the server asked it to reconnect (op 7). */
+  reconnectsAsked: number
+  /** The index of the API process its open connection goes to; undefined between connections. */
+  api: number | undefined
+  /** Connections opened (or tried), and when the last frame of any came. */
+  connects: number
+  lastFrameAt: number
 }
 
 export interface Sessions {
@@ -43,7 +50,17 @@ export const openSessions = (apis: ReadonlyArray<string>, guilds: ReadonlyArray<
   const records: Array<SessionRecord> = []
   const readies: Array<Promise<void>> = []
   guilds.forEach((guild, index) => {
-    const record: SessionRecord = { guild: index, received: new Map(), excused: [], resumes: 0, reidentifies: 0 }
+    const record: SessionRecord = {
+      guild: index,
+      received: new Map(),
+      excused: [],
+      resumes: 0,
+      reidentifies: 0,
+      reconnectsAsked: 0,
+      api: undefined,
+      connects: 0,
+      lastFrameAt: 0
+    }
     records.push(record)
     let api = index
     let sessionId: string | undefined
@@ -54,14 +71,18 @@ export const openSessions = (apis: ReadonlyArray<string>, guilds: ReadonlyArray<
     readies.push(new Promise((resolve) => (firstReady = resolve)))
     const connect = () => {
       if (closing) return
-      const socket = new WebSocket(socketUrl(apis[api % apis.length] ?? ""))
+      const target = api % apis.length
+      const socket = new WebSocket(socketUrl(apis[target] ?? ""))
+      record.connects++
       sockets.add(socket)
+      socket.addEventListener("open", () => (record.api = target))
       let heartbeat: ReturnType<typeof setInterval> | undefined
       let resuming = false
       socket.addEventListener("message", (event) => {
         if (typeof event.data !== "string") return
         const frame: unknown = JSON.parse(event.data)
         if (!isFrame(frame)) return
+        record.lastFrameAt = Date.now()
         if (typeof frame.s === "number") seq = frame.s
         if (frame.op === 10) {
           const interval = Number(field(frame.d, "heartbeat_interval"))
@@ -87,6 +108,7 @@ export const openSessions = (apis: ReadonlyArray<string>, guilds: ReadonlyArray<
           }))
           record.excused.push([from, Number.POSITIVE_INFINITY])
         } else if (frame.op === 7) {
+          record.reconnectsAsked++
           socket.close(4000, "reconnect asked")
         } else if (frame.op === 0) {
           lastAlive = Date.now()
@@ -105,6 +127,7 @@ export const openSessions = (apis: ReadonlyArray<string>, guilds: ReadonlyArray<
       })
       socket.addEventListener("close", () => {
         sockets.delete(socket)
+        record.api = undefined
         if (heartbeat !== undefined) clearInterval(heartbeat)
         if (closing) return
         api++
