@@ -27,6 +27,9 @@ export interface Link {
 let dispatched = 0
 export const dispatchesSoFar = (): number => dispatched
 
+/** A dispatch not kept for RESUME whose loss the client must be told of: a RESUME across it is refused. */
+const NOT_REPLAYABLE = Symbol("NotReplayable")
+
 /** How a RESUME went: resumed, asked for dispatches never made, or for some no longer kept. */
 export type Resumption = "resumed" | "ahead" | "expired"
 
@@ -49,8 +52,12 @@ export class GatewaySession {
    * The last dispatches, oldest at `head` once full: entry i has sequence `oldestSeq + i`.
    * READY is not kept (a hole): the client that resumes knows the session from it, and
    * its data, the largest of a session's own, would stay for as long as the session.
+   * GUILD_CREATE is not kept either (NOT_REPLAYABLE): it lists a guild's members, up to
+   * `large_threshold` of them, and an idle session would hold it until 256 newer dispatches
+   * push it out (65 KB a session for a guild of 200); a client that missed one is told to
+   * identify again, which sends it the guild anyway.
    */
-  private readonly recent: Array<Dispatch | undefined> = []
+  private readonly recent: Array<Dispatch | typeof NOT_REPLAYABLE | undefined> = []
   private head = 0
   /** While the session is being prepared (READY, a guild it joined), its dispatches wait here. */
   private held: Array<Dispatch> = []
@@ -116,10 +123,13 @@ export class GatewaySession {
     const oldest = this.seq - this.recent.length + 1
     if (seq > this.seq) return "ahead"
     if (seq < oldest - 1) return "expired"
+    const missed: Array<readonly [number, Dispatch]> = []
     for (let s = seq + 1; s <= this.seq; s++) {
       const d = this.recent[(this.head + s - oldest) % this.recent.length]
-      if (d !== undefined) link.send(dispatchFrame(d.type, s, d.data))
+      if (d === NOT_REPLAYABLE) return "expired"
+      if (d !== undefined) missed.push([s, d])
     }
+    for (const [s, d] of missed) link.send(dispatchFrame(d.type, s, d.data))
     this.link = link
     this.detachedAt = undefined
     return "resumed"
@@ -128,7 +138,7 @@ export class GatewaySession {
   private emit(d: Dispatch): void {
     this.seq++
     dispatched++
-    const kept = d.type === "READY" ? undefined : d
+    const kept = d.type === "READY" ? undefined : d.type === "GUILD_CREATE" ? NOT_REPLAYABLE : d
     if (this.recent.length < RESUME_BUFFER) {
       this.recent.push(kept)
     } else {
