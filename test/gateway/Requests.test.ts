@@ -22,23 +22,32 @@ const membersOf = (d: Record<string, unknown>) => {
   return members.map((m) => (m as { user: { id: string; username: string } }).user)
 }
 
+/**
+ * `count` members straight into the guild's rows (users `username` 1..count, ids from `firstId`
+ * on), then the guild actor reloaded so that it holds them.
+ */
+const seedMembers = (databaseUrl: string, guildId: string, seed: { count: number; firstId: string; username: string }) =>
+  Effect.gen(function*() {
+    yield* queryAt(
+      databaseUrl,
+      "INSERT INTO users (id, username, discriminator) SELECT $1::bigint + g, $2 || g, '0' FROM generate_series(1, $3::int) g",
+      [seed.firstId, seed.username, seed.count]
+    )
+    yield* queryAt(
+      databaseUrl,
+      "INSERT INTO guild_members (guild_id, user_id, roles) SELECT $1, $2::bigint + g, '{}' FROM generate_series(1, $3::int) g",
+      [guildId, seed.firstId, seed.count]
+    )
+    yield* admin("/admin/guilds/reload", guildId)
+  })
+
 layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway requests, intents and the guild's lifecycle", (it) => {
   it.effect("op 8 answers GUILD_MEMBERS_CHUNK of 1,000 from the actor's memory: everyone, a prefix, user ids with presences", () =>
     Effect.gen(function*() {
       const api = yield* TestApi
       const owner = yield* api.register()
       const { guildId } = yield* createGuild(owner.token)
-      yield* queryAt(
-        api.databaseUrl,
-        "INSERT INTO users (id, username, discriminator) SELECT 7100000000000000000 + g, 'chunky' || g, '0' FROM generate_series(1, $1::int) g",
-        [BULK_MEMBERS]
-      )
-      yield* queryAt(
-        api.databaseUrl,
-        "INSERT INTO guild_members (guild_id, user_id, roles) SELECT $1, 7100000000000000000 + g, '{}' FROM generate_series(1, $2::int) g",
-        [guildId, BULK_MEMBERS]
-      )
-      yield* admin("/admin/guilds/reload", guildId)
+      yield* seedMembers(api.databaseUrl, guildId, { count: BULK_MEMBERS, firstId: "7100000000000000000", username: "chunky" })
       const { client } = yield* identified(owner.token)
       yield* nextOfType(client, "GUILD_CREATE")
 
@@ -73,17 +82,7 @@ layer(TestApi.layer, { timeout: 120_000, excludeTestServices: true })("gateway r
       const owner = yield* api.register()
       const { guildId } = yield* createGuild(owner.token)
       const seeded = 60
-      yield* queryAt(
-        api.databaseUrl,
-        "INSERT INTO users (id, username, discriminator) SELECT 7200000000000000000 + g, 'quorum' || g, '0' FROM generate_series(1, $1::int) g",
-        [seeded]
-      )
-      yield* queryAt(
-        api.databaseUrl,
-        "INSERT INTO guild_members (guild_id, user_id, roles) SELECT $1, 7200000000000000000 + g, '{}' FROM generate_series(1, $2::int) g",
-        [guildId, seeded]
-      )
-      yield* admin("/admin/guilds/reload", guildId)
+      yield* seedMembers(api.databaseUrl, guildId, { count: seeded, firstId: "7200000000000000000", username: "quorum" })
       const guildCreateWith = (d: Record<string, unknown>) =>
         Effect.gen(function*() {
           const { client } = yield* identifyWith(owner.token, { intents: GUILDS, ...d })

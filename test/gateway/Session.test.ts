@@ -21,6 +21,16 @@ const recording = () => {
 
 const event = (type: string) => ({ type, data: "{}" })
 
+/** A session that dispatched `sent` to its client, lost the connection, then dispatched `meanwhile`. */
+const droppedBetween = (sent: ReadonlyArray<string>, meanwhile: ReadonlyArray<string>) => {
+  const first = recording()
+  const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
+  for (const type of sent) session.dispatch(event(type))
+  session.detach(first.link, 0)
+  for (const type of meanwhile) session.dispatch(event(type))
+  return session
+}
+
 describe("a gateway session", () => {
   it("numbers its dispatches and holds them while it is being prepared", () => {
     const { frames, link } = recording()
@@ -75,25 +85,14 @@ describe("a gateway session", () => {
   })
 
   it("does not keep READY for a replay: a client that resumes has had it", () => {
-    const first = recording()
-    const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
-    session.dispatch(event("READY"))
-    session.dispatch(event("CHANNEL_CREATE"))
-    session.detach(first.link, 0)
-    session.dispatch(event("ONE"))
+    const session = droppedBetween(["READY", "CHANNEL_CREATE"], ["ONE"])
     const second = recording()
     assert.strictEqual(session.resume(second.link, 0), "resumed")
     assert.deepStrictEqual(second.frames, [["CHANNEL_CREATE", 2], ["ONE", 3]])
   })
 
   it("does not keep GUILD_CREATE: a client that missed one must identify again; one that had it resumes", () => {
-    const first = recording()
-    const session = new GatewaySession("s", CarriedId.UserId.make("u"), first.link)
-    session.dispatch(event("READY"))
-    session.dispatch(event("GUILD_CREATE"))
-    session.dispatch(event("ONE"))
-    session.detach(first.link, 0)
-    session.dispatch(event("TWO"))
+    const session = droppedBetween(["READY", "GUILD_CREATE", "ONE"], ["TWO"])
     const missedIt = recording()
     assert.strictEqual(session.resume(missedIt.link, 1), "expired")
     assert.deepStrictEqual(missedIt.frames, [], "nothing is sent before the refusal")
