@@ -7,7 +7,7 @@ import { AppConfig } from "../platform/Config.ts"
 import { Actors } from "../guilds/Actors.ts"
 import { RedisClient } from "../platform/Redis.ts"
 import { CarriedId, type GuildId } from "../model/Ids.ts"
-import { Unavailable } from "../model/Errors.ts"
+import { serviceUnavailable, type Unavailable } from "../model/Errors.ts"
 
 const BATCH = 20
 
@@ -69,7 +69,7 @@ export class GuildReloader extends Context.Service<GuildReloader, {
           const { processes } = yield* stats.all
           yield* Effect.tryPromise(() => redis.publish(controlChannel(redisKeyPrefix), "reload-all")).pipe(
             Effect.timeout(PUBLISH_TIMEOUT),
-            Effect.mapError(() => new Unavailable({ code: "SERVICE_UNAVAILABLE", message: "Redis could not be reached: no guild was reloaded; try again" }))
+            Effect.mapError(() => serviceUnavailable("Redis could not be reached: no guild was reloaded; try again"))
           )
           return processes.reduce((n, p) => n + p.guilds, 0)
         })

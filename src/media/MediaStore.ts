@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
 import { AppConfig, type MediaS3Settings } from "../platform/Config.ts"
-import { Unavailable } from "../model/Errors.ts"
+import { serviceUnavailable } from "../model/Errors.ts"
 import { hashOf, MEDIA_HASH } from "./ContentAddress.ts"
 import { ObjectStoreError, s3Store } from "./S3Store.ts"
 
@@ -11,7 +11,7 @@ import { ObjectStoreError, s3Store } from "./S3Store.ts"
 export const mediaUnavailable = (error: ObjectStoreError) =>
   Effect.andThen(
     Effect.logWarning("media store failed", error.message),
-    Effect.fail(new Unavailable({ code: "SERVICE_UNAVAILABLE", message: "The media store could not be reached; try again later" }))
+    Effect.fail(serviceUnavailable("The media store could not be reached; try again later"))
   )
 
 /**

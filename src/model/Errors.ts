@@ -104,8 +104,7 @@ export const unknown = (
   what: "GUILD" | "USER" | "CHANNEL" | "MESSAGE" | "MEMBER" | "ROLE" | "API_KEY" | "SESSION" | "WEBAUTHN_CREDENTIAL" | "PUSH_SUBSCRIPTION" | "HANDOFF_CODE" | "WEBHOOK"
 ) =>
   new NotFound({ code: `UNKNOWN_${what}`, message: `Unknown ${what.toLowerCase().replace("_", " ")}` })
+/** A service the request needs did not answer (503 SERVICE_UNAVAILABLE); `message` says which, and what to do. */
+export const serviceUnavailable = (message: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message })
 export const actorUnavailable = () =>
-  new Unavailable({
-    code: "SERVICE_UNAVAILABLE",
-    message: "The guild did not answer in time; the outcome is unknown and the request is safe to retry"
-  })
+  serviceUnavailable("The guild did not answer in time; the outcome is unknown and the request is safe to retry")

@@ -1,10 +1,10 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { Unavailable } from "../model/Errors.ts"
+import { serviceUnavailable } from "../model/Errors.ts"
 import { RedisClient } from "./Redis.ts"
 
 /** A probe that failed, saying why: its error object. */
-export const notReady = (message: string) => new Unavailable({ code: "SERVICE_UNAVAILABLE", message })
+export const notReady = serviceUnavailable
 
 /** `what` did not answer. */
 const down = (what: string) => notReady(`${what} is not answering`)

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import * as oidc from "openid-client"
-import { BadRequest, invalidField, Unavailable } from "../model/Errors.ts"
+import { BadRequest, invalidField, serviceUnavailable, type Unavailable } from "../model/Errors.ts"
 import type { SsoSettingsRow } from "./SettingsRules.ts"
 
 /** What the provider says about the person, once the code is exchanged and the ID token checked. */
@@ -31,8 +31,7 @@ export interface CodeExchange {
 const DISCOVERY_TTL_MILLIS = 60 * 60 * 1000
 const PROVIDER_TIMEOUT_SECONDS = 10
 
-const unreachable = () =>
-  new Unavailable({ code: "SERVICE_UNAVAILABLE", message: "The identity provider could not be reached; try again later" })
+const unreachable = () => serviceUnavailable("The identity provider could not be reached; try again later")
 const invalidToken = () => invalidField("id_token", "INVALID_SSO_TOKEN", "The identity provider's answer did not pass verification")
 const rejectedCode = () => invalidField("code", "INVALID_SSO_AUTHORIZATION_CODE", "The identity provider did not accept this code")
 
