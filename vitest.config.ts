@@ -17,17 +17,43 @@ if (Number(process.versions.node.split(".")[0]) < 24) {
 const givenLog = process.env[CHECKED_LOG_VARIABLE]
 const checkedLog = givenLog ?? join(mkdtempSync(join(tmpdir(), "guildhall-shapes-")), "checked.txt")
 
+// The fault tests judge recovery against time bounds with processes paused, killed and
+// restarted under a load of their own: they run after everything else, one at a time, with
+// the machine to themselves. Another file beside them once cost a paused shard's test a
+// gateway event (its check counted it lost), so they are not run beside anything.
+const ALONE = ["test/faults/**/*.test.ts"]
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     environment: "node",
     env: { [CHECKED_LOG_VARIABLE]: checkedLog },
     // Cluster tests start real processes (shards, API) and wait for them.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // One test file at a time: the machine has 2 cores and every file shares the one
-    // Postgres (database `test`) and Redis that ops/ensure-services.sh makes sure of.
-    fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "api",
+          include: ["test/**/*.test.ts"],
+          exclude: ALONE,
+          // Two files at a time, one per core: most of a file's time is waiting on the servers
+          // and processes it started. Each file has its own scratch database (test/support/Postgres.ts),
+          // Redis key prefix (test/support/Cluster.ts) and ports, so two never meet.
+          fileParallelism: true,
+          maxWorkers: 2,
+          // A worker takes file after file: the application's modules load once per worker,
+          // not once per file (a tenth of the run). Nothing of ours keeps state in a module
+          // that a test changes; servers, databases and key prefixes are each file's own.
+          isolate: false,
+          sequence: { groupOrder: 0 }
+        }
+      },
+      {
+        extends: true,
+        test: { name: "faults", include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } }
+      }
+    ],
     // Named explicitly so that the output ends with vitest's usual summary
     // (Test Files / Tests / Duration) wherever it runs.
     reporters: ["default", new ResponseShapesReporter(checkedLog, givenLog === undefined)]
