@@ -19,7 +19,7 @@ describe("a shard process paused past its lease", () => {
       expect(f.acknowledged).toBeGreaterThan(0)
       expect(f.lost).toBe(0)
       expect(f.appliedTwice).toBe(0)
-      expect(f.eventsLost).toBe(0)
+      expect(f.eventsLost, f.notes.join("\n")).toBe(0)
       expect(f.serverErrors).toBe(0)
       expect(f.hangs).toBe(0)
       expect(f.restartedByHand).toEqual([])

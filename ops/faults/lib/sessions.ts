@@ -150,18 +150,28 @@ export const openSessions = (apis: ReadonlyArray<string>, guilds: ReadonlyArray<
 
 /**
  * Acknowledged load messages a session never received although it was never told it might
- * have missed them: events silently lost. `acknowledged` is marker → (guild, when acknowledged).
+ * have missed them: events silently lost, each described (when it was acknowledged, what its
+ * session did) so that a failing run says where to look. `acknowledged` is marker → (guild,
+ * when acknowledged); times are given from `since`.
  */
 export const silentlyLost = (
   sessions: Sessions,
-  acknowledged: ReadonlyMap<string, { readonly guild: number; readonly at: number }>
-) => {
-  let lost = 0
+  acknowledged: ReadonlyMap<string, { readonly guild: number; readonly at: number }>,
+  since: number
+): ReadonlyArray<string> => {
+  const lost: Array<string> = []
+  const at = (t: number) => `${((t - since) / 1000).toFixed(1)} s`
   for (const [marker, ack] of acknowledged) {
     const record = sessions.records[ack.guild]
     if (record === undefined || record.received.has(marker)) continue
     if (record.excused.some(([from, to]) => ack.at >= from - 10_000 && ack.at <= to)) continue
-    lost++
+    const newest = Math.max(0, ...record.received.values())
+    lost.push(
+      `event lost: guild ${ack.guild}'s ${marker} acknowledged at ${at(ack.at)}; its session received ${record.received.size} ` +
+        `(newest at ${at(newest)}), ${record.connects} connections, ${record.resumes} resumes, ${record.reidentifies} identifies again, ` +
+        `${record.reconnectsAsked} reconnects asked, last frame at ${at(record.lastFrameAt)}, ` +
+        `excused ${record.excused.map(([f, t]) => `${at(f)}–${Number.isFinite(t) ? at(t) : "open"}`).join(", ") || "never"}`
+    )
   }
   return lost
 }

@@ -73,6 +73,7 @@ export const faultFigures = async (input: {
   const markers = [...load.acknowledged.keys()]
   const stored = markers.length === 0 ? new Map() : await storedCounts(input.databaseUrl, markers)
   const lost = markers.filter((m) => !stored.has(m)).length
+  const eventsLost = silentlyLost(input.sessions, load.acknowledged, input.faultStart)
   const appliedTwice = [...stored.values()].filter((r) => r.copies > 1).length + load.answeredTwice.length
   const during = load.samples.filter((s) => s.at >= input.faultStart && s.at < input.faultEnd)
   const byStatus: Record<string, number> = {}
@@ -86,11 +87,11 @@ export const faultFigures = async (input: {
     acknowledged: markers.length,
     lost,
     appliedTwice,
-    eventsLost: silentlyLost(input.sessions, load.acknowledged),
+    eventsLost: eventsLost.length,
     resumes: input.sessions.records.reduce((n, r) => n + r.resumes, 0),
     reidentifies: input.sessions.records.reduce((n, r) => n + r.reidentifies, 0),
     restartedByHand: input.restartedByHand ?? [],
-    notes: input.notes ?? []
+    notes: [...input.notes ?? [], ...eventsLost]
   }
 }
 
