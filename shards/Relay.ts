@@ -1,7 +1,6 @@
 import { Effect, Layer, PubSub, Schema } from "effect"
 import { type Audience, audienceOf, dataForAudience, membershipOf } from "./guild/Audience.ts"
 import { GuildEvents } from "./guild/Events.ts"
-import { LiveActors } from "./LiveActors.ts"
 import { AppConfig } from "../src/platform/Config.ts"
 import { RedisClient } from "../src/platform/Redis.ts"
 import type { Dispatch } from "../src/model/Dispatch.ts"
@@ -57,14 +56,13 @@ export const decodeRouted = (message: string): RoutedEvent | undefined => {
 /** The events of the guilds whose actors live in this process, routed (who may see each one decided here). */
 export const routedEvents = Effect.gen(function*() {
   const events = yield* GuildEvents
-  const live = yield* LiveActors
   const subscription = yield* PubSub.subscribe(events.pubsub)
   return Effect.map(PubSub.takeAll(subscription), (batch) =>
-    batch.map(({ guildId, trace, ...event }): RoutedEvent => ({
+    batch.map(({ guildId, trace, state, ...event }): RoutedEvent => ({
       guildId,
       trace,
       dispatch: { type: event.type, data: JSON.stringify(dataForAudience(event)) },
-      audience: audienceOf(live.guilds.get(guildId)?.state, event),
+      audience: audienceOf(state, event),
       membership: membershipOf(event)
     })))
 })

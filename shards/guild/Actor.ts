@@ -75,7 +75,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
           track(s)
           if (!announceReturn || s === undefined) return Effect.void
           announceReturn = false
-          return events.publish(guildId, reloadEvents(undefined, s))
+          return events.publish(guildId, reloadEvents(undefined, s), s)
         }))
       // Concurrent reads may all find the actor unloaded: the permit makes one of them load.
       const reload = loading.withPermits(1)(loadNow)
@@ -97,7 +97,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
         commit: (writes) => repo.commitWrites(guildId, writes),
         committed: (next, writes) =>
           Effect.sync(() => track(next)).pipe(
-            Effect.andThen(Effect.forEach(writes, ({ decision }) => events.publish(guildId, decision.events), { discard: true }))
+            Effect.andThen(Effect.forEach(writes, ({ decision }) => events.publish(guildId, decision.events, next), { discard: true }))
           ),
         lock: writing,
         fenceLost: drop
@@ -164,7 +164,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
             const returning = announceReturn
             yield* reload
             // A guild coming back after a shutdown was announced by its load.
-            if (!returning) yield* events.publish(guildId, reloadEvents(before, state))
+            if (!returning) yield* events.publish(guildId, reloadEvents(before, state), state)
             return { found: state !== undefined }
           })),
 
@@ -173,7 +173,7 @@ export const GuildActor = (options: { readonly maxIdleTime: Duration.Input }) =>
             const found = state !== undefined
             drop()
             announceReturn = found
-            return Effect.as(found ? events.publish(guildId, shutdownEvents(guildId)) : Effect.void, { found })
+            return Effect.as(found ? events.publish(guildId, shutdownEvents(guildId), undefined) : Effect.void, { found })
           }))
       })
     }),

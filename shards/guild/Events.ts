@@ -10,6 +10,12 @@ export interface PublishedEvent extends GuildEvent {
   readonly guildId: GuildId
   /** Where in its trace the change was committed, when spans are exported: the gateway's dispatch continues it. */
   readonly trace?: TraceContext | undefined
+  /**
+   * The guild as the change left it: who may see the event is decided with it. Not the
+   * actor's state when the event is routed: by then the actor may have stopped (its shard
+   * moved, an operator shut it down), and an event routed without a guild reaches nobody.
+   */
+  readonly state: GuildState | undefined
 }
 
 /**
@@ -18,7 +24,7 @@ export interface PublishedEvent extends GuildEvent {
  * that did not happen; nothing is kept for subscribers that are not there.
  */
 export class GuildEvents extends Context.Service<GuildEvents, {
-  readonly publish: (guildId: GuildId, events: ReadonlyArray<GuildEvent>) => Effect.Effect<void>
+  readonly publish: (guildId: GuildId, events: ReadonlyArray<GuildEvent>, state: GuildState | undefined) => Effect.Effect<void>
   readonly pubsub: PubSub.PubSub<PublishedEvent>
 }>()("guildhall/GuildEvents") {
   static readonly layer = Layer.effect(
@@ -26,11 +32,11 @@ export class GuildEvents extends Context.Service<GuildEvents, {
     Effect.map(PubSub.unbounded<PublishedEvent>(), (pubsub) =>
       GuildEvents.of({
         pubsub,
-        publish: (guildId, events) =>
+        publish: (guildId, events, state) =>
           events.length === 0 ? Effect.void : Effect.withFiber((fiber) => {
             const span = exportedSpan(fiber)
             const trace = span === undefined ? undefined : { traceId: span.traceId, spanId: span.spanId }
-            return Effect.asVoid(PubSub.publishAll(pubsub, events.map((e) => ({ guildId, trace, ...e }))))
+            return Effect.asVoid(PubSub.publishAll(pubsub, events.map((e) => ({ guildId, trace, state, ...e }))))
           })
       }))
   )

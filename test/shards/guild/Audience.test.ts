@@ -1,4 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { GuildEvents } from "../../../shards/guild/Events.ts"
+import { routedEvents } from "../../../shards/Relay.ts"
+import { GuildId } from "../../../src/model/Ids.ts"
 import { admission, audienceOf, dataForAudience, membershipOf } from "../../../shards/guild/Audience.ts"
 import { Permission } from "../../../src/model/Permissions.ts"
 import { SharedMap } from "../../../shards/guild/SharedMap.ts"
@@ -66,4 +70,19 @@ describe("the audience of a guild event", () => {
     assert.deepStrictEqual(membershipOf({ type: "GUILD_MEMBER_REMOVE", data: { guild_id: "100", user: user("4") } }), { userId: "4", joined: false })
     assert.isUndefined(membershipOf({ type: "GUILD_MEMBER_UPDATE", data: { user: user("4") } }))
   })
+})
+
+describe("a guild event routed to the gateway", () => {
+  // The fault test of a shard paused past its lease lost a MESSAGE_CREATE: the guild's actor
+  // moved away right after committing it, and the relay, reading the live actor's state, found none.
+  it.effect("is routed with the guild its change left, whether or not the actor still lives", () =>
+    Effect.gen(function*() {
+      const events = yield* GuildEvents
+      const next = yield* routedEvents
+      yield* events.publish(GuildId.make("100"), [{ type: "MESSAGE_CREATE", data: { channel_id: "200" } }], state)
+      const [routed] = yield* next
+      assert.isDefined(routed)
+      const admits = admission(routed.audience)
+      assert.deepStrictEqual(["1", "2", "3", "4"].filter(admits), ["1", "2"])
+    }).pipe(Effect.scoped, Effect.provide(GuildEvents.layer)))
 })
