@@ -19,8 +19,7 @@ const checkedLog = givenLog ?? join(mkdtempSync(join(tmpdir(), "guildhall-shapes
 
 // The fault tests judge recovery against time bounds with processes paused, killed and
 // restarted under a load of their own: they run after everything else, one at a time, with
-// the machine to themselves. Another file beside them once cost a paused shard's test a
-// gateway event (its check counted it lost), so they are not run beside anything.
+// the machine to themselves, so that their bounds measure the fault and not a neighbour.
 const ALONE = ["test/faults/**/*.test.ts"]
 
 export default defineConfig({
