@@ -165,10 +165,10 @@ export const silentlyLost = (
     const record = sessions.records[ack.guild]
     if (record === undefined || record.received.has(marker)) continue
     if (record.excused.some(([from, to]) => ack.at >= from - 10_000 && ack.at <= to)) continue
-    const newest = Math.max(0, ...record.received.values())
+    const newest = record.received.size === 0 ? "none" : `newest at ${at(Math.max(...record.received.values()))}`
     lost.push(
       `event lost: guild ${ack.guild}'s ${marker} acknowledged at ${at(ack.at)}; its session received ${record.received.size} ` +
-        `(newest at ${at(newest)}), ${record.connects} connections, ${record.resumes} resumes, ${record.reidentifies} identifies again, ` +
+        `(${newest}), ${record.connects} connections, ${record.resumes} resumes, ${record.reidentifies} identifies again, ` +
         `${record.reconnectsAsked} reconnects asked, last frame at ${at(record.lastFrameAt)}, ` +
         `excused ${record.excused.map(([f, t]) => `${at(f)}–${Number.isFinite(t) ? at(t) : "open"}`).join(", ") || "never"}`
     )
