@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { resolve } from "node:path"
 
@@ -18,7 +19,26 @@ const bindable = (port: number) =>
 /** Whether a server could listen on 127.0.0.1:`port` now. */
 export const portFree = (port: number) => Effect.promise(() => bindable(port))
 
-export const freePort = Effect.promise(() =>
+/**
+ * The ports this worker hands to the processes it starts: below the kernel's ephemeral range,
+ * a block of its own per vitest worker. A port from `listen(0)` is an ephemeral one, which
+ * the next outgoing connection of any file running beside this one (to Postgres, to Redis)
+ * may take as its local port before the child binds it (EADDRINUSE); below the range only
+ * listeners take ports, and the other worker's are in another block.
+ */
+const BLOCK = 2_000
+const ephemeralLow = (() => {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0])
+  } catch {
+    return 32_768
+  }
+})()
+const worker = Math.max(1, Number(process.env["VITEST_POOL_ID"] ?? 1))
+const blockStart = ephemeralLow - BLOCK * worker
+let nextInBlock = Math.floor(Math.random() * BLOCK)
+
+const anyPort = () =>
   new Promise<number>((done, fail) => {
     const server = createServer()
     server.once("error", fail)
@@ -28,7 +48,16 @@ export const freePort = Effect.promise(() =>
       server.close(() => done(port))
     })
   })
-)
+
+/** A port no one listens on, for a process this test starts. */
+export const freePort = Effect.promise(async () => {
+  if (blockStart < 1_024) return anyPort()
+  for (let tried = 0; tried < BLOCK; tried++) {
+    const port = blockStart + (nextInBlock++ % BLOCK)
+    if (await bindable(port)) return port
+  }
+  return anyPort()
+})
 
 export interface Started {
   readonly child: ChildProcess
