@@ -3,6 +3,7 @@
 // split over threads so that the client reading 2,000 frames a second is not what is
 // measured. Times are epoch milliseconds (performance.timeOrigin + performance.now()),
 // the same clock in every thread.
+import { setTimeout as sleep } from "node:timers/promises"
 import { parentPort, workerData } from "node:worker_threads"
 
 export interface ClientsData {
@@ -10,7 +11,13 @@ export interface ClientsData {
   /** One token per session to open. */
   readonly tokens: ReadonlyArray<string>
   readonly intents: number
+  /** Sessions connecting at once: the next opens when one of them has its guild. */
   readonly connectAtOnce: number
+  /**
+   * A connecting storm instead (as after a restart): every session opens at its own moment,
+   * evenly over these seconds, whether or not the earlier ones have their guild yet.
+   */
+  readonly stormSeconds?: number
 }
 
 /** Worker → bench: all sessions got GUILD_CREATE, or one failed; then the arrivals. */
@@ -76,8 +83,18 @@ const run = async (port: NonNullable<typeof parentPort>, data: ClientsData) => {
     port.close()
   })
   try {
-    for (let i = 0; i < data.tokens.length; i += data.connectAtOnce) {
-      await Promise.all(data.tokens.slice(i, i + data.connectAtOnce).map(open))
+    const storm = data.stormSeconds
+    if (storm === undefined) {
+      for (let i = 0; i < data.tokens.length; i += data.connectAtOnce) {
+        await Promise.all(data.tokens.slice(i, i + data.connectAtOnce).map(open))
+      }
+    } else {
+      const started = now()
+      const gap = (storm * 1000) / Math.max(1, data.tokens.length)
+      await Promise.all(data.tokens.map(async (token, i) => {
+        await sleep(Math.max(0, started + i * gap - now()))
+        return open(token)
+      }))
     }
     report({ kind: "ready" })
   } catch (error) {

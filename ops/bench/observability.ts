@@ -16,6 +16,10 @@
 // BENCH_TRACE_SAMPLE=1 measures it recording every request's trace instead.
 //
 // Run alone: `node ops/bench/observability.ts` (ops/bench/run.ts runs it in embedded mode).
+// BENCH_OBSERVED (`metrics,traces`) names what the observed server records: `metrics` alone or
+// `traces` alone says what each costs, `none` makes it a second plain server (an A/A run: the
+// noise between two processes of the same code). BENCH_OBSERVABILITY_TARGETS (`health,read,message`)
+// measures some targets only.
 // Env: BENCH_OBSERVABILITY_ROUNDS (5: a few points of noise between two servers of one round
 // are as large as what is measured, so the median is of five), BENCH_SECONDS (10),
 // BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_TRACE_SAMPLE (0.1).
@@ -93,7 +97,29 @@ const load = () => ({
 })
 
 type TargetName = "GET /_health" | "GET /guilds/{id} (actor read)" | "POST /channels/{id}/messages"
-const TARGETS: ReadonlyArray<TargetName> = ["GET /_health", "GET /guilds/{id} (actor read)", "POST /channels/{id}/messages"]
+const ALL_TARGETS = {
+  health: "GET /_health",
+  read: "GET /guilds/{id} (actor read)",
+  message: "POST /channels/{id}/messages"
+} as const satisfies Record<string, TargetName>
+
+/** The names of a comma-separated setting, each one of `known`. */
+const listEnv = <K extends string>(name: string, known: ReadonlyArray<K>, fallback: ReadonlyArray<K>): ReadonlyArray<K> => {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") return fallback
+  const isKnown = (word: string): word is K => known.some((k) => k === word)
+  return raw.split(",").map((word) => {
+    const trimmed = word.trim()
+    if (!isKnown(trimmed)) throw new Error(`${name}: ${trimmed} is none of ${known.join(", ")}`)
+    return trimmed
+  })
+}
+
+const TARGETS: ReadonlyArray<TargetName> = listEnv("BENCH_OBSERVABILITY_TARGETS", ["health", "read", "message"], [
+  "health",
+  "read",
+  "message"
+]).map((key) => ALL_TARGETS[key])
 
 const sideOf = (target: TargetName, setup: Setup): Side => ({ request: requestOf(target, setup), pids: [setup.server.pid] })
 
@@ -122,12 +148,17 @@ export const measureObservability = async (options: { readonly log: (line: strin
   const traceSample = Number(process.env["BENCH_TRACE_SAMPLE"] ?? 0.1)
   if (!(traceSample > 0 && traceSample <= 1)) throw new Error(`BENCH_TRACE_SAMPLE must be above 0 and at most 1`)
   const receiver = await startReceiver()
+  const observing = listEnv("BENCH_OBSERVED", ["metrics", "traces", "none"], ["metrics", "traces"])
   const observedSettings = {
-    METRICS: "on",
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    OTEL_SERVICE_NAME: "guildhall-bench",
-    OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
-    OTEL_TRACES_SAMPLER_ARG: String(traceSample)
+    METRICS: observing.includes("metrics") ? "on" : "off",
+    ...(observing.includes("traces")
+      ? {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: "guildhall-bench",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: String(traceSample)
+      }
+      : {})
   }
   const servers: Array<ScratchServer> = []
   try {

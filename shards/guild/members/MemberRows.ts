@@ -1,54 +1,26 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { IsoTimestamp } from "../../../src/platform/Timestamps.ts"
-import { toUserPartial, UserPartialColumns } from "../../../src/model/Users.ts"
 import type { MemberProfile } from "./MemberProfile.ts"
 import type { GuildMember } from "./GuildMember.ts"
 import type { RowSink, RowWrite } from "../Definitions.ts"
 import { rowsTable } from "../../actors/RowColumns.ts"
-import { partialUserColumns } from "../../actors/PartialUsers.ts"
+import { oneCopyEach, partialUserColumns, readPartialUser } from "../../actors/PartialUsers.ts"
+import { bool, intOrNull, type Row, RowShapeError, texts, textOrNull, timestamp, timestampOrNull } from "../../actors/RowFields.ts"
 import { SharedMap } from "../SharedMap.ts"
-
-const TextOrNull = Schema.NullOr(Schema.String)
-const IntOrNull = Schema.NullOr(Schema.Int)
-
-/**
- * A member's row as `loadMembers` selects it: the partial user's columns and
- * the member's, each with the schema that decodes it. Member columns are
- * aliased where `users` has a column of the same name (avatar, banner, bio...).
- */
-const MemberRow = Schema.Struct({
-  ...UserPartialColumns.fields,
-  member_nick: TextOrNull,
-  /** Role ids: a bigint[] column, so decimal text. */
-  member_roles: Schema.Array(Schema.String),
-  joined_at: IsoTimestamp,
-  mute: Schema.Boolean,
-  deaf: Schema.Boolean,
-  member_timeout: Schema.NullOr(IsoTimestamp),
-  member_avatar: TextOrNull,
-  member_banner: TextOrNull,
-  member_bio: TextOrNull,
-  member_pronouns: TextOrNull,
-  member_accent_color: IntOrNull,
-  member_profile_flags: IntOrNull,
-  join_source_type: IntOrNull,
-  source_invite_code: TextOrNull,
-  inviter_id: TextOrNull,
-  temporary: Schema.Boolean
-})
-
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(MemberRow))
 
 export interface LoadedMembers {
   readonly members: SharedMap<string, GuildMember>
   readonly memberProfiles: SharedMap<string, MemberProfile>
 }
 
-/** A guild's members with their user, and the profiles of those who have one (schema 0014). */
+/**
+ * A guild's members with their user, and the profiles of those who have one
+ * (schema 0014). Rows are read with RowFields' checks, not a schema: a guild
+ * may have a hundred thousand members.
+ */
 export const loadMembers = (
   guildId: string
-): Effect.Effect<LoadedMembers, SqlError.SqlError | Schema.SchemaError, SqlClient.SqlClient> =>
+): Effect.Effect<LoadedMembers, SqlError.SqlError | RowShapeError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql`
@@ -58,37 +30,47 @@ export const loadMembers = (
              m.accent_color AS member_accent_color, m.profile_flags AS member_profile_flags, m.join_source_type,
              m.source_invite_code, m.inviter_id::text AS inviter_id, m.temporary
       FROM guild_members m JOIN users u ON u.id = m.user_id WHERE m.guild_id = ${guildId}`
-    const members = new Map<string, GuildMember>()
-    const memberProfiles = new Map<string, MemberProfile>()
-    for (const m of yield* decodeRows(rows)) {
-      members.set(m.id, {
-        user: toUserPartial(m),
-        nick: m.member_nick,
-        avatar: m.member_avatar,
-        banner: m.member_banner,
-        accent_color: m.member_accent_color,
-        roles: m.member_roles,
-        joined_at: m.joined_at,
-        mute: m.mute,
-        deaf: m.deaf,
-        communication_disabled_until: m.member_timeout,
-        profile_flags: m.member_profile_flags
-      })
-      // Most members never set a profile: only those who did take an entry.
-      if (m.member_bio !== null || m.member_pronouns !== null || m.join_source_type !== null ||
-        m.source_invite_code !== null || m.inviter_id !== null || m.temporary) {
-        memberProfiles.set(m.id, {
-          bio: m.member_bio,
-          pronouns: m.member_pronouns,
-          joinSourceType: m.join_source_type,
-          sourceInviteCode: m.source_invite_code,
-          inviterId: m.inviter_id,
-          temporary: m.temporary
-        })
-      }
-    }
-    return { members: SharedMap.from(members), memberProfiles: SharedMap.from(memberProfiles) }
+    return yield* Effect.try({
+      try: () => membersOf(rows),
+      catch: (error) => error instanceof RowShapeError ? error : new RowShapeError({ message: String(error) })
+    })
   })
+
+const membersOf = (rows: ReadonlyArray<Row>): LoadedMembers => {
+  const same = oneCopyEach()
+  const members = new Map<string, GuildMember>()
+  const memberProfiles = new Map<string, MemberProfile>()
+  for (const row of rows) {
+    const user = readPartialUser(row, same)
+    members.set(user.id, {
+      user,
+      nick: textOrNull(row, "member_nick"),
+      avatar: textOrNull(row, "member_avatar"),
+      banner: textOrNull(row, "member_banner"),
+      accent_color: intOrNull(row, "member_accent_color"),
+      roles: texts(row, "member_roles"),
+      joined_at: timestamp(row, "joined_at"),
+      mute: bool(row, "mute"),
+      deaf: bool(row, "deaf"),
+      communication_disabled_until: timestampOrNull(row, "member_timeout"),
+      profile_flags: intOrNull(row, "member_profile_flags")
+    })
+    const profile: MemberProfile = {
+      bio: textOrNull(row, "member_bio"),
+      pronouns: textOrNull(row, "member_pronouns"),
+      joinSourceType: intOrNull(row, "join_source_type"),
+      sourceInviteCode: textOrNull(row, "source_invite_code"),
+      inviterId: textOrNull(row, "inviter_id"),
+      temporary: bool(row, "temporary")
+    }
+    // Most members never set a profile: only those who did take an entry.
+    if (
+      profile.bio !== null || profile.pronouns !== null || profile.joinSourceType !== null ||
+      profile.sourceInviteCode !== null || profile.inviterId !== null || profile.temporary
+    ) memberProfiles.set(user.id, profile)
+  }
+  return { members: SharedMap.from(members), memberProfiles: SharedMap.from(memberProfiles) }
+}
 
 /**
  * Member rows as a batch writes them: every member column of each member
