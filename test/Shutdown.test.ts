@@ -5,9 +5,13 @@ import { once } from "node:events"
 import { readdirSync, readFileSync } from "node:fs"
 import { connect } from "node:net"
 import { resolve } from "node:path"
-import { clusterEnvironment } from "./support/Cluster.ts"
+import { clusterEnvironment, clusterRegister } from "./support/Cluster.ts"
+import { identifyAt } from "./gateway/Client.ts"
 import { scratchDatabase } from "./support/Postgres.ts"
 import { freePort, keepOutput, portFree, ROOT, type Started, startProcess, waitHealthy } from "./support/Processes.ts"
+
+/** How long a server may take to stop gracefully: its connections told to reconnect, the HTTP server closed. */
+const GRACEFUL_STOP_MS = 10_000
 
 /**
  * A process supervisor stops a service with SIGTERM to the process it started:
@@ -123,6 +127,33 @@ const stopNpmAndCheck = (started: Started & { seen: Set<number> }, serverScript:
   })
 
 describe("a stop by a process supervisor", () => {
+  it.live("SIGTERM to a server holding gateway connections: each is told to reconnect, and the server ends by itself", () =>
+    Effect.gen(function*() {
+      const port = yield* freePort
+      const base = `http://127.0.0.1:${port}`
+      const started = yield* startProcess("src/main.ts", {
+        PORT: String(port),
+        DATABASE_URL: yield* scratchDatabase,
+        RATE_LIMITS: "off"
+      })
+      yield* waitHealthy(`${base}/_health`, started, 90)
+      const user = yield* clusterRegister(base, "shutdown@example.com")
+      const sessions = yield* Effect.forEach([1, 2, 3], () => identifyAt(`ws://127.0.0.1:${port}/gateway/socket?v=1&encoding=json`, user.token))
+
+      const exited = once(started.child, "exit")
+      const stopped = Date.now()
+      started.child.kill("SIGTERM")
+      for (const { client } of sessions) {
+        assert.strictEqual((yield* client.next).op, 7)
+        assert.strictEqual((yield* client.closed).code, 1012)
+      }
+      // Not stopProcess: it would SIGKILL a server that hangs, and this must see that it does not.
+      const ended = yield* Effect.promise(() => Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), GRACEFUL_STOP_MS))]))
+      assert.notStrictEqual(ended, "hung", `still running ${GRACEFUL_STOP_MS} ms after SIGTERM:\n${started.output()}`)
+      assert.isBelow(Date.now() - stopped, GRACEFUL_STOP_MS)
+      assert.isNull(started.child.signalCode, `ended by ${started.child.signalCode}`)
+    }), { timeout: 120_000 })
+
   it.live("SIGTERM to `npm start` stops the server with it and frees its port", () =>
     Effect.gen(function*() {
       const port = yield* freePort

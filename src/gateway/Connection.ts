@@ -1,5 +1,6 @@
 import { Deferred, Effect, Exit, Scope } from "effect"
 import { IncomingMessage } from "node:http"
+import type * as Socket_ from "node:net"
 import type { HttpServerRequest } from "effect/http"
 import type { Socket } from "effect/socket"
 import type { makeHeartbeats } from "./Heartbeats.ts"
@@ -7,7 +8,7 @@ import { makeConnectionState, type ConnectionStateDeps } from "./ConnectionState
 import { makeOutbound } from "./Outbound.ts"
 import { API_VERSION, Close, ENDS_SESSION, frame, Op, RATE_LIMIT } from "./Protocol.ts"
 import type { Closing, Link } from "./Session.ts"
-import { type Wire, wireOf } from "./Wire.ts"
+import { type Wire, type WireListener, wireOf } from "./Wire.ts"
 
 /** The connection URL's query (`?v=1&encoding=json&compress=zlib-stream`). */
 export interface ConnectionQuery {
@@ -44,10 +45,10 @@ export type ConnectionDeps = Omit<ConnectionStateDeps, "resumeUrl"> & {
  * The session outlives the connection unless the close ended it.
  *
  * The request's fiber ends once the connection is set up, and the connection
- * runs on the WebSocket's own events: an idle connection holds no fiber (the
- * request's stack, context and scopes were most of a connection's memory).
- * The WebSocket's scope is the connection's, closed when it ends. Frames are
- * written straight to the WebSocket (Outbound.ts).
+ * runs on the WebSocket's own events: an idle connection holds no fiber.
+ * Nor does it hold what the upgrade was made with (`letGo`): the request,
+ * its fiber and context, and the upgrade's scope were most of a connection's
+ * memory. Frames are written straight to the WebSocket (Outbound.ts).
  */
 export const serveConnection = (
   request: HttpServerRequest.HttpServerRequest,
@@ -56,19 +57,66 @@ export const serveConnection = (
   resumeUrl: string
 ) =>
   Effect.gen(function*() {
-    const scope = yield* Scope.make()
+    const upgrade = yield* Scope.make()
     // Acquiring the reader is what completes the handshake; the frames are then read off ws itself.
-    const reader = yield* Scope.provide(Effect.flatMap(request.upgrade, (socket) => socket.reader), scope).pipe(
-      Effect.onError(() => Scope.close(scope, Exit.void))
+    const reader = yield* Scope.provide(Effect.flatMap(request.upgrade, (socket) => socket.reader), upgrade).pipe(
+      Effect.onError(() => Scope.close(upgrade, Exit.void))
     )
     const source = request.source
-    const wire = source instanceof IncomingMessage ? wireOf(source.socket) : undefined
-    if (wire === undefined) {
-      yield* Scope.close(scope, Exit.void)
+    const socket = source instanceof IncomingMessage ? source.socket : undefined
+    const wire = socket === undefined ? undefined : wireOf(socket)
+    if (socket === undefined || wire === undefined) {
+      yield* Scope.close(upgrade, Exit.void)
       return yield* Effect.logWarning("gateway: the upgrade left no WebSocket on the socket")
     }
-    attach(wire, scope, query, deps, resumeUrl, early(reader))
+    const sentAlready = early(reader)
+    letGo(socket, wire)
+    attach(wire, query, deps, resumeUrl, sentAlready)
   })
+
+/**
+ * Drops every listener through which the socket and the WebSocket held the
+ * upgrade: the reader's (its buffer, its scope, and through the scope's
+ * finalizer the platform's whole upgrade handler: request, fiber, context)
+ * and the platform's own on the socket (which would interrupt the request's
+ * fiber, long ended). Only ws's listeners stay, and the connection's, added
+ * next. The upgrade's scope is never closed: its finalizers would close the
+ * WebSocket and detach the reader, which the connection does itself when it
+ * ends; unreferenced, it is collected with all it held.
+ */
+const letGo = (socket: Socket_.Socket, wire: Wire) => {
+  for (const event of ["message", "close", "error"] as const) {
+    for (const listener of wire.listeners(event)) {
+      if (addedAsEventTarget(listener)) wire.removeListener(event, listener)
+    }
+  }
+  // An 'error' with no listener would throw; ws closes the connection after one anyway.
+  wire.on("error", ignore)
+  // The reader pauses a client that sent more than it buffers; nothing reads through it any more.
+  if (wire.isPaused) wire.resume()
+  // The platform adds its listeners once the request's fiber has been started, which runs
+  // this far at once: they are on the socket by the next turn of the event loop.
+  setImmediate(() => {
+    for (const [event, kept] of WS_SOCKET_LISTENERS) {
+      for (const listener of socket.listeners(event)) {
+        if (listener.name !== kept && isSocketListener(listener)) socket.removeListener(event, listener)
+      }
+    }
+  })
+}
+
+/**
+ * The reader listens through ws's EventTarget interface, whose wrappers ws marks
+ * with symbols of its own; ws's own listeners (its server's count of clients) are plain.
+ */
+const addedAsEventTarget = (listener: WireListener) => Object.getOwnPropertySymbols(listener).length > 0
+
+const isSocketListener = (listener: unknown): listener is (...args: Array<unknown>) => void => typeof listener === "function"
+
+/** The listeners ws puts on the socket it took over (ws/lib/websocket.js `setSocket`), by event. */
+const WS_SOCKET_LISTENERS = [["close", "socketOnClose"], ["error", "socketOnError"]] as const
+
+const ignore = () => undefined
 
 /** Frames the reader took before the connection listened to ws itself (a client need not wait for HELLO). */
 const early = (reader: Socket.Reader): ReadonlyArray<string | Uint8Array> => {
@@ -86,13 +134,9 @@ const asFrame = (data: unknown, isBinary: unknown): string | Uint8Array | undefi
   return isBinary === true ? data : decoder.decode(data)
 }
 
-/**
- * Runs a connection whose WebSocket is open, from the frames the client sent
- * already, until it closes; then closes `scope`.
- */
+/** Runs a connection whose WebSocket is open, from the frames the client sent already, until it closes. */
 const attach = (
   wire: Wire,
-  scope: Scope.Closeable,
   query: ConnectionQuery,
   deps: ConnectionDeps,
   resumeUrl: string,
@@ -144,8 +188,6 @@ const attach = (
       }
     })
   }
-  // The reader's own listener would keep every frame for a pull that never comes.
-  wire.removeAllListeners("message")
   const received = (raw: string | Uint8Array) => {
     if (end !== undefined) return
     // More than the rate limit waiting behind a slow IDENTIFY is over the rate limit anyway.
@@ -169,7 +211,7 @@ const attach = (
       : (by.by === "server" ? ENDS_SESSION.has(by.closing.code) : clientEndsSession(by.code))
       ? deps.registry.close(session)
       : Effect.sync(() => session.detach(link, Date.now()))
-    Effect.runFork(forget.pipe(Effect.ensuring(Scope.close(scope, Exit.void)), Effect.ensuring(Deferred.done(ended, Exit.void))))
+    Effect.runFork(forget.pipe(Effect.ensuring(Deferred.done(ended, Exit.void))))
   }
   wire.on("close", closed)
 

@@ -12,10 +12,17 @@ export interface Wire {
   readonly bufferedAmount: number
   /** 0 connecting, 1 open, 2 closing, 3 closed. */
   readonly readyState: number
-  /** ws's events: `message` (data, isBinary) and `close` (code, reason). */
-  readonly on: (event: "message" | "close", listener: (first: unknown, second: unknown) => void) => unknown
-  readonly removeAllListeners: (event: "message") => unknown
+  /** ws's events: `message` (data, isBinary), `close` (code, reason) and `error`. */
+  readonly on: (event: "message" | "close" | "error", listener: (first: unknown, second: unknown) => void) => unknown
+  readonly listeners: (event: "message" | "close" | "error") => ReadonlyArray<WireListener>
+  readonly removeListener: (event: "message" | "close" | "error", listener: WireListener) => unknown
+  /** Whether reading from the client is paused (a reader that buffered too much pauses it). */
+  readonly isPaused: boolean
+  readonly resume: () => void
 }
+
+/** A listener as ws lists it: called with whatever its event carries. */
+export type WireListener = (...args: ReadonlyArray<never>) => unknown
 
 const isWire = (value: unknown): value is Wire =>
   typeof value === "object" && value !== null &&
@@ -24,7 +31,10 @@ const isWire = (value: unknown): value is Wire =>
   "bufferedAmount" in value && typeof value.bufferedAmount === "number" &&
   "readyState" in value && typeof value.readyState === "number" &&
   "on" in value && typeof value.on === "function" &&
-  "removeAllListeners" in value && typeof value.removeAllListeners === "function"
+  "listeners" in value && typeof value.listeners === "function" &&
+  "removeListener" in value && typeof value.removeListener === "function" &&
+  "isPaused" in value && typeof value.isPaused === "boolean" &&
+  "resume" in value && typeof value.resume === "function"
 
 /**
  * The WebSocket that `ws` attached to an upgraded socket: ws marks the socket
