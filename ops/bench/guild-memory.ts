@@ -15,6 +15,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { searchIndex } from "../../shards/guild/members/MemberSearch.ts"
 import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Migrations } from "../../src/platform/Migrations.ts"
+import { figuresOf, numberOf } from "./figures-line.ts"
 import { runSql, scratchDatabase, seedMembers } from "./member-seed.ts"
 
 const SIZES = (process.env["BENCH_MEMBERS"] ?? "10000,100000").split(",").map(Number)
@@ -40,15 +41,10 @@ const LINE = "guildMemory"
 
 /** The figures of the line this script prints last, as ops/bench/run.ts reads them from its output. */
 export const guildMemoryOf = (line: string): ReadonlyArray<GuildMemoryFigures> | undefined => {
-  if (!line.startsWith(`{"${LINE}":`)) return undefined
-  const parsed: unknown = JSON.parse(line)
-  const list: unknown = typeof parsed === "object" && parsed !== null && LINE in parsed ? parsed[LINE] : undefined
+  const list = figuresOf(line, LINE)
   if (!Array.isArray(list)) return undefined
   return list.map((item: unknown) => {
-    const number = (key: keyof GuildMemoryFigures) => {
-      const value: unknown = typeof item === "object" && item !== null ? Reflect.get(item, key) : undefined
-      return typeof value === "number" ? value : Number.NaN
-    }
+    const number = (key: keyof GuildMemoryFigures) => numberOf(item, key)
     return {
       members: number("members"),
       indexed: number("indexed"),

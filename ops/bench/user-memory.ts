@@ -28,6 +28,7 @@ import { User } from "../../shards/user/Protocol.ts"
 import { AppConfig, settingsConfig } from "../../src/platform/Config.ts"
 import { intEnv } from "./env.ts"
 import { runSql, scratchDatabase } from "./member-seed.ts"
+import { figuresOf, numberOf } from "./figures-line.ts"
 
 const USERS = intEnv("BENCH_USERS", 2000)
 const GUILDS = intEnv("BENCH_USER_GUILDS", 5)
@@ -153,15 +154,9 @@ const LINE = "userMemory"
 
 /** The figures from this script's last line, or undefined when `line` is not that line. */
 export const userMemoryOf = (line: string): UserMemoryFigures | undefined => {
-  if (!line.startsWith(`{"${LINE}":`)) return undefined
-  const parsed: unknown = JSON.parse(line)
-  const f: unknown = typeof parsed === "object" && parsed !== null && LINE in parsed ? parsed[LINE] : undefined
+  const f = figuresOf(line, LINE)
   if (typeof f !== "object" || f === null) return undefined
-  const fields = new Map<string, unknown>(Object.entries(f))
-  const number = (key: string) => {
-    const value = fields.get(key)
-    return typeof value === "number" ? value : Number.NaN
-  }
+  const number = (key: keyof UserMemoryFigures) => numberOf(f, key)
   return {
     actors: number("actors"),
     guildsEach: number("guildsEach"),
