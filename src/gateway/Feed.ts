@@ -63,8 +63,16 @@ export class EventFeed extends Context.Service<EventFeed, {
       const redis = yield* RedisClient
       const { redisKeyPrefix } = yield* AppConfig
       // Resubscribed by hand below, so that what was missed is known only once every channel is heard again.
+      // Connected here, not by the first SUBSCRIBE: see `watch`.
       const subscriber = yield* Effect.acquireRelease(
-        Effect.sync(() => new Redis({ ...redis.options, autoResubscribe: false })),
+        Effect.tryPromise({
+          try: async () => {
+            const connection = new Redis({ ...redis.options, lazyConnect: true, autoResubscribe: false })
+            await connection.connect()
+            return connection
+          },
+          catch: (cause) => new Error(`gateway feed: cannot reach Redis: ${String(cause)}`)
+        }).pipe(Effect.orDie),
         (s) => Effect.promise(() => s.quit().catch(() => "closed"))
       )
       const arrived = yield* Queue.unbounded<FeedEvent>()
@@ -85,14 +93,19 @@ export class EventFeed extends Context.Service<EventFeed, {
           Effect.asVoid
         )
       // What the sessions need, whether or not Redis heard of it: a subscribe sent while it was away is lost.
+      // Nothing is sent until the connection is ready: ioredis checks a new connection with INFO after a
+      // few round trips, and a SUBSCRIBE written meanwhile puts the connection in subscriber mode, the
+      // check fails and the connection is made again (which reads as Redis having been away: every
+      // session was told to reconnect, under load, right after a process started). The `ready`
+      // handler subscribes to everything watched.
       const watched = new Set<string>()
       const watch = (channel: string) => {
         watched.add(channel)
-        return call(() => subscriber.subscribe(channel))
+        return subscriber.status === "ready" ? call(() => subscriber.subscribe(channel)) : Effect.void
       }
       const unwatch = (channel: string) => {
         watched.delete(channel)
-        return call(() => subscriber.unsubscribe(channel))
+        return subscriber.status === "ready" ? call(() => subscriber.unsubscribe(channel)) : Effect.void
       }
       // Pub/sub keeps nothing for a subscriber away: once the connection broke, events may be gone. Once it
       // is back every channel is listened to again, and only then are the sessions told, so that what they
