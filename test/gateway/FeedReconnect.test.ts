@@ -14,19 +14,24 @@ import { RedisClient } from "../../src/platform/Redis.ts"
 
 const PREFIX = "feed-test:"
 
+/** The cluster feed on the Redis at `url`, built in the test's scope: its connection lives until the test ends. */
+const feedOn = (url: string) =>
+  Effect.map(
+    Layer.build(EventFeed.layerRedis.pipe(
+      Layer.provide(RedisClient.layerUrl(url)),
+      Layer.provide(AppConfig.layer),
+      Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ REDIS_KEY_PREFIX: PREFIX })))
+    )),
+    (services) => Context.get(services, EventFeed)
+  )
+
 const event = (guildId: string) =>
   encodeRouted({ guildId, dispatch: { type: "MESSAGE_CREATE", data: "{}" }, audience: { kind: "members" }, membership: undefined })
 
 it.live("after a Redis restart the feed hears every watched channel again and reports the gap", () =>
   Effect.gen(function*() {
     const redis = yield* Effect.acquireRelease(Effect.promise(ownRedis), (r) => Effect.promise(r.remove))
-    // Built in the test's scope: the feed's connection lives until the test ends.
-    const services = yield* Layer.build(EventFeed.layerRedis.pipe(
-      Layer.provide(RedisClient.layerUrl(redis.url)),
-      Layer.provide(AppConfig.layer),
-      Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ REDIS_KEY_PREFIX: PREFIX })))
-    ))
-    const feed = Context.get(services, EventFeed)
+    const feed = yield* feedOn(redis.url)
     let missed = 0
     feed.onMissed(() => missed++)
     yield* feed.watchGuild("1")
@@ -53,12 +58,7 @@ it.live("a watch made while the feed's new connection is being checked breaks no
     // Between the feed and Redis, a proxy that can hold a new connection between its TCP connect
     // and ioredis's check of it (the CLIENT commands, then INFO), which under load can take long.
     const proxy = yield* Effect.acquireRelease(Effect.promise(() => tcpProxy(redisPort(redis.url))), (p) => Effect.promise(p.close))
-    const services = yield* Layer.build(EventFeed.layerRedis.pipe(
-      Layer.provide(RedisClient.layerUrl(`redis://127.0.0.1:${proxy.port}`)),
-      Layer.provide(AppConfig.layer),
-      Layer.provide(Layer.succeed(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ REDIS_KEY_PREFIX: PREFIX })))
-    ))
-    const feed = Context.get(services, EventFeed)
+    const feed = yield* feedOn(`redis://127.0.0.1:${proxy.port}`)
     let missed = 0
     feed.onMissed(() => missed++)
     yield* feed.watchGuild("1")
