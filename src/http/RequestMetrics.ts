@@ -1,4 +1,4 @@
-import { Context, Effect, Fiber } from "effect"
+import { Context, Fiber } from "effect"
 import { HttpRouter } from "effect/http"
 import { httpRouteSeries, type HttpRouteSeries, madeOnce, seconds, UNMATCHED_ROUTE } from "../platform/Metrics.ts"
 
@@ -17,29 +17,24 @@ const seriesOf = madeOnce(
 // Node's parser takes only the methods it knows: a handful of series at most.
 const unmatchedOf = madeOnce(new Map<string, HttpRouteSeries>(), (method) => httpRouteSeries(method, UNMATCHED_ROUTE))
 
-/** A request being measured: when it started, and the series of the route it matched (until then, of none). */
+/** A request being measured: its method and when it started. */
 export interface Measured {
+  readonly method: string
   readonly start: number
-  series: HttpRouteSeries
 }
 
-export const startMeasuring = (method: string): Measured => ({ start: seconds(), series: unmatchedOf(method) })
+export const startMeasuring = (method: string): Measured => ({ method, start: seconds() })
 
 /**
- * `routed` (the router's effect), noting the route that matched. The router
- * puts it in the fiber's context for the handler; it is read as the handler
- * answers, before what encloses the router restores the context it had. A
- * failure out of the router is one no route matched (a handler's errors are
- * answers by then): it stays counted as unmatched.
+ * Counts the answer under its route and status, with the time it took. The
+ * router put the route that matched in the request fiber's context, where it
+ * stays until the request ends (the request middleware adds to that context
+ * rather than restoring it: Server.ts); a request no route matched has none.
+ * Read here, as the answer is made, it costs the request no step of its own.
  */
-export const noteRoute = <A, E, R>(routed: Effect.Effect<A, E, R>, measured: Measured): Effect.Effect<A, E, R> =>
-  Effect.map(routed, (answer) => {
-    const fiber = Fiber.getCurrent()
-    const matched = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)
-    if (matched !== undefined) measured.series = seriesOf(matched.route)
-    return answer
-  })
-
-/** Counts the answer under its route and status, with the time it took. */
-export const recordAnswer = (measured: Measured, status: number): void =>
-  measured.series.record(status, seconds() - measured.start)
+export const recordAnswer = (measured: Measured, status: number): void => {
+  const fiber = Fiber.getCurrent()
+  const matched = fiber === undefined ? undefined : Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)
+  const series = matched === undefined ? unmatchedOf(measured.method) : seriesOf(matched.route)
+  series.record(status, seconds() - measured.start)
+}

@@ -15,7 +15,7 @@ import { ipBanned, toErrorResponse, unsupportedMediaType } from "./ErrorResponse
 import { PlannedRoutesLayer } from "./NotImplemented.ts"
 import { corsFor, everyAnswerHeadersFor } from "./Cors.ts"
 import { refuseUnstorableInput } from "./StorableInput.ts"
-import { noteRoute, recordAnswer, startMeasuring } from "./RequestMetrics.ts"
+import { recordAnswer, startMeasuring } from "./RequestMetrics.ts"
 import { MAX_FRAME_BYTES } from "../gateway/Protocol.ts"
 import { consoleRoutes } from "../admin/console/Routes.ts"
 
@@ -24,6 +24,20 @@ export const MAX_BODY = ByteSize.megabytes(1)
 
 const processTag = randomBytes(3).toString("hex")
 let requestCounter = 0
+
+/**
+ * `effect` with `value` under `key` in the request fiber's context. Unlike
+ * `Effect.provideService`, the context is not restored when `effect` ends:
+ * the server restores the whole context when the request ends, as Effect's
+ * router relies on too. So what the router adds (the route that matched)
+ * stays visible to the steps that make the answer, and the request pays no
+ * step to undo it.
+ */
+const withinRequest = <I, S, A, E, R>(effect: Effect.Effect<A, E, R>, key: Context.Key<I, S>, value: S): Effect.Effect<A, E, R> =>
+  Effect.withFiber((fiber) => {
+    fiber.setContext(Context.add(fiber.context, key, value))
+    return effect
+  })
 
 const isVersioned = (url: string) => url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?")
 
@@ -67,7 +81,6 @@ const requestMiddleware = ({ ipBans, settings, traceRequest }: Serving) => {
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = `${processTag}-${(++requestCounter).toString(36)}`
       const measured = measuring ? startMeasuring(request.method) : undefined
-      const handled = measured === undefined ? httpEffect : noteRoute(httpEffect, measured)
       const peer = Option.getOrUndefined(request.remoteAddress)
       const client = clientAddress(peer, trusted.size > 0 ? request.headers["x-forwarded-for"] : undefined, trusted)
       const url = isVersioned(request.url) ? request.url.slice(3) || "/" : request.url
@@ -80,13 +93,13 @@ const requestMiddleware = ({ ipBans, settings, traceRequest }: Serving) => {
         refused
           ? Effect.succeed(ipBanned())
           : seen === request
-          ? handled
-          : Effect.provideService(handled, HttpServerRequest.HttpServerRequest, seen)
+          ? httpEffect
+          : withinRequest(httpEffect, HttpServerRequest.HttpServerRequest, seen)
       )
       // GET and HEAD routes read no body; not adding the cap spares a copy of the context.
       const capped = request.method === "GET" || request.method === "HEAD"
         ? routed
-        : Effect.provideService(routed, HttpIncomingMessage.MaxBodySize, MAX_BODY)
+        : withinRequest(routed, HttpIncomingMessage.MaxBodySize, MAX_BODY)
       const answered = capped.pipe(
         Effect.catchCause((cause) => toErrorResponse(cause, requestId)),
         Effect.map((response) => {

@@ -45,6 +45,10 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       assert.strictEqual((yield* api.request("GET", `/v1/users/${user.userId}`, { token: user.token })).status, 200)
       assert.strictEqual((yield* api.request("GET", "/users/1234567890")).status, 401)
       assert.strictEqual((yield* api.request("GET", "/no-such-route/42")).status, 404)
+      // A body-carrying request through /v1 and one refused for its body: both under their route.
+      const created = yield* api.request("POST", "/v1/guilds", { token: user.token, body: { name: "counted" } })
+      expect(created.status).toBeLessThan(300)
+      assert.strictEqual((yield* api.request("POST", "/guilds", { token: user.token, body: { name: 42 } })).status, 400)
 
       const scraper = yield* keyWith(["admin:authenticate", "metrics:view"])
       const scraped = yield* scrape(`${api.baseUrl}/metrics`, scraper)
@@ -56,6 +60,9 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       assert.strictEqual(sample(text, `guildhall_http_requests_total{method="GET",route="/users/:user_id",status="401"}`), 1)
       assert.strictEqual(sample(text, `guildhall_http_requests_total{method="GET",route="(unmatched)",status="404"}`), 1)
       assert.strictEqual(sample(text, `guildhall_http_requests_total{method="GET",route="/metrics",status="401"}`), 1)
+      assert.strictEqual(sample(text, `guildhall_http_requests_total{method="POST",route="/guilds",status="${created.status}"}`), 1)
+      assert.strictEqual(sample(text, `guildhall_http_requests_total{method="POST",route="/guilds",status="400"}`), 1)
+      assert.isUndefined(sample(text, `guildhall_http_requests_total{method="POST",route="(unmatched)",status="400"}`))
       assert.strictEqual(sample(text, `guildhall_http_request_duration_seconds_count{method="GET",route="/users/:user_id"}`), 3)
       assert.isDefined(sample(text, `guildhall_http_request_duration_seconds_bucket{method="GET",route="/users/:user_id",le="+Inf"}`))
       // Raw URLs never become labels.
