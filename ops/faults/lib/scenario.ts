@@ -88,7 +88,9 @@ export const runScenario = async (scenario: FaultScenario, options: RunOptions =
     await sleep(2_000)
     await load.stop()
     await sleep(2_000)
-    const dead = [...cluster.shards, ...cluster.apis].filter((p) => !p.alive()).map((p) => p.name)
+    // A process that exited by itself leaves its last words in the notes: the cause, should it recur.
+    const dead = [...cluster.shards, ...cluster.apis].filter((p) => !p.alive())
+    const deaths = dead.map((p) => `${p.name} exited by itself; its last output:\n${p.output().slice(-4_000)}`)
     const figures = await faultFigures({
       fault: scenario.name,
       load,
@@ -97,8 +99,8 @@ export const runScenario = async (scenario: FaultScenario, options: RunOptions =
       databaseUrl,
       faultStart,
       faultEnd,
-      restartedByHand: dead,
-      notes
+      restartedByHand: dead.map((p) => p.name),
+      notes: [...notes, ...deaths]
     })
     return scenario.afterwards === undefined ? figures : await scenario.afterwards(world, figures)
   } finally {
