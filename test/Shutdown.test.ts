@@ -8,7 +8,7 @@ import { resolve } from "node:path"
 import { clusterEnvironment, clusterRegister } from "./support/Cluster.ts"
 import { identifyAt } from "./gateway/Client.ts"
 import { scratchDatabase } from "./support/Postgres.ts"
-import { freePort, keepOutput, portFree, ROOT, type Started, startProcess, waitHealthy } from "./support/Processes.ts"
+import { freePort, keepOutput, portFree, ROOT, type Started, startEmbeddedServer, waitHealthy } from "./support/Processes.ts"
 
 /** How long a server may take to stop gracefully: its connections told to reconnect, the HTTP server closed. */
 const GRACEFUL_STOP_MS = 10_000
@@ -129,14 +129,7 @@ const stopNpmAndCheck = (started: Started & { seen: Set<number> }, serverScript:
 describe("a stop by a process supervisor", () => {
   it.live("SIGTERM to a server holding gateway connections: each is told to reconnect, and the server ends by itself", () =>
     Effect.gen(function*() {
-      const port = yield* freePort
-      const base = `http://127.0.0.1:${port}`
-      const started = yield* startProcess("src/main.ts", {
-        PORT: String(port),
-        DATABASE_URL: yield* scratchDatabase,
-        RATE_LIMITS: "off"
-      })
-      yield* waitHealthy(`${base}/_health`, started, 90)
+      const { port, base, started } = yield* startEmbeddedServer({}, 90)
       const user = yield* clusterRegister(base, "shutdown@example.com")
       const sessions = yield* Effect.forEach([1, 2, 3], () => identifyAt(`ws://127.0.0.1:${port}/gateway/socket?v=1&encoding=json`, user.token))
 
@@ -179,9 +172,7 @@ describe("a stop by a process supervisor", () => {
 
   it.live("SIGTERM to `node src/main.ts` (the container's command) ends it by its own shutdown", () =>
     Effect.gen(function*() {
-      const port = yield* freePort
-      const started = yield* startProcess("src/main.ts", { PORT: String(port), DATABASE_URL: yield* scratchDatabase, RATE_LIMITS: "off" })
-      yield* waitHealthy(`http://127.0.0.1:${port}/_health`, started, 90)
+      const { port, started } = yield* startEmbeddedServer({}, 90)
       const exited = Effect.promise(() => once(started.child, "exit"))
       started.child.kill("SIGTERM")
       // A process without a handler would die of the signal; as PID 1 it would ignore it.

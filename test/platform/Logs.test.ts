@@ -2,8 +2,7 @@ import { assert, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { eventually } from "../support/Cluster.ts"
 import { otlpReceiver } from "../support/OtlpReceiver.ts"
-import { scratchDatabase } from "../support/Postgres.ts"
-import { freePort, startProcess, waitHealthy } from "../support/Processes.ts"
+import { startEmbeddedServer } from "../support/Processes.ts"
 
 const LogLine = Schema.Struct({
   timestamp: Schema.String,
@@ -24,19 +23,7 @@ const logLines = (output: string) =>
 
 /** An API process on a scratch database logging every request, with `settings`: its URL and output. */
 const serverLogging = (settings: Readonly<Record<string, string>>) =>
-  Effect.gen(function*() {
-    const port = yield* freePort
-    const base = `http://127.0.0.1:${port}`
-    const server = yield* startProcess("src/main.ts", {
-      PORT: String(port),
-      DATABASE_URL: yield* scratchDatabase,
-      RATE_LIMITS: "off",
-      LOG_REQUESTS: "true",
-      ...settings
-    })
-    yield* waitHealthy(`${base}/_health`, server)
-    return { base, server }
-  })
+  Effect.map(startEmbeddedServer({ LOG_REQUESTS: "true", ...settings }), ({ base, started }) => ({ base, server: started }))
 
 const get = (url: string) =>
   Effect.promise(async () => {

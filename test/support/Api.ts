@@ -2,9 +2,8 @@ import { assert, expect } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { TestMail } from "./Mail.ts"
-import { scratchDatabase } from "./Postgres.ts"
 import { TestSmsProvider } from "./SmsProvider.ts"
-import { freePort, startProcess, waitHealthy } from "./Processes.ts"
+import { startEmbeddedServer } from "./Processes.ts"
 import { checkResponseShape } from "./ResponseShapes.ts"
 
 export interface Reply {
@@ -44,19 +43,9 @@ export class TestApi extends Context.Service<TestApi, {
     Layer.effect(
       TestApi,
       Effect.gen(function*() {
-        const databaseUrl = yield* scratchDatabase
-        const port = yield* freePort
         const adminKey = randomBytes(24).toString("base64url")
-        const baseUrl = `http://127.0.0.1:${port}`
-        const started = yield* startProcess("src/main.ts", {
-          PORT: String(port),
-          DATABASE_URL: databaseUrl,
-          ADMIN_BOOTSTRAP_KEY: adminKey,
-          // Tests register many accounts from one address; the rate-limit tests turn this on.
-          RATE_LIMITS: "off",
-          ...env
-        })
-        yield* waitHealthy(`${baseUrl}/_health`, started)
+        // Rate limits are off (tests register many accounts from one address); the rate-limit tests turn them on.
+        const { base: baseUrl, databaseUrl } = yield* startEmbeddedServer({ ADMIN_BOOTSTRAP_KEY: adminKey, ...env })
 
         const request = (method: string, path: string, options: {
           readonly token?: string

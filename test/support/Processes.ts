@@ -4,6 +4,7 @@ import { once } from "node:events"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { resolve } from "node:path"
+import { scratchDatabase } from "./Postgres.ts"
 
 export const ROOT = resolve(import.meta.dirname, "..", "..")
 /** The pinned Node 24, never whatever `node` the PATH has. */
@@ -110,4 +111,23 @@ export const waitHealthy = (url: string, started: Started, seconds = 60) =>
       await new Promise((r) => setTimeout(r, 200))
     }
     throw new Error(`${url} did not become healthy:\n${started.output()}`)
+  })
+
+/**
+ * `npm start`'s server (src/main.ts) on a free port and a scratch database of the scope, rate
+ * limits off, with `settings` added; answered once /_health is, within `seconds`.
+ */
+export const startEmbeddedServer = (settings: Readonly<Record<string, string>> = {}, seconds?: number) =>
+  Effect.gen(function*() {
+    const port = yield* freePort
+    const base = `http://127.0.0.1:${port}`
+    const databaseUrl = yield* scratchDatabase
+    const started = yield* startProcess("src/main.ts", {
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      RATE_LIMITS: "off",
+      ...settings
+    })
+    yield* waitHealthy(`${base}/_health`, started, seconds)
+    return { port, base, databaseUrl, started }
   })
