@@ -21,9 +21,10 @@
 // `traces` alone says what each costs, `none` makes it a second plain server (an A/A run: the
 // noise between two processes of the same code). BENCH_OBSERVABILITY_TARGETS (`health,read,message`)
 // measures some targets only.
-// Env: BENCH_OBSERVABILITY_ROUNDS (5: a few points of noise between two servers of one round
-// are as large as what is measured, so the median is of five), BENCH_SECONDS (10),
-// BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50), BENCH_TRACE_SAMPLE (0.01).
+// Env: BENCH_OBSERVABILITY_ROUNDS (11: two servers of one round differ by up to a tenth, ten
+// times what is measured, so the median is of many pairs), BENCH_OBSERVABILITY_SECONDS (4 per
+// server and target, in 2-s slices), BENCH_OBSERVABILITY_WARMUP_SECONDS (2),
+// BENCH_CONNECTIONS (50), BENCH_TRACE_SAMPLE (0.01).
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { intEnv } from "./env.ts"
@@ -90,10 +91,12 @@ const prepare = async (server: ScratchServer): Promise<Setup> => {
   return { server, base: server.base, token, guildId: String(guild["id"]), channelId }
 }
 
+// Many short rounds rather than a few long ones: what differs between two processes of the same
+// code for their whole lives is the larger noise, and only new pairs average it out.
 const load = () => ({
-  rounds: intEnv("BENCH_OBSERVABILITY_ROUNDS", 5),
-  seconds: intEnv("BENCH_SECONDS", 10),
-  warmupSeconds: Number(process.env["BENCH_WARMUP_SECONDS"] ?? 3),
+  rounds: intEnv("BENCH_OBSERVABILITY_ROUNDS", 11),
+  seconds: intEnv("BENCH_OBSERVABILITY_SECONDS", 4),
+  warmupSeconds: intEnv("BENCH_OBSERVABILITY_WARMUP_SECONDS", 2),
   connections: intEnv("BENCH_CONNECTIONS", 50)
 })
 
