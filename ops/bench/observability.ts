@@ -21,10 +21,9 @@
 // `traces` alone says what each costs, `none` makes it a second plain server (an A/A run: the
 // noise between two processes of the same code). BENCH_OBSERVABILITY_TARGETS (`health,read,message`)
 // measures some targets only.
-// Env: BENCH_OBSERVABILITY_ROUNDS (11: two servers of one round differ by up to a tenth, ten
-// times what is measured, so the median is of many pairs), BENCH_OBSERVABILITY_SECONDS (4 per
-// server and target, in 2-s slices), BENCH_OBSERVABILITY_WARMUP_SECONDS (2),
-// BENCH_CONNECTIONS (50), BENCH_TRACE_SAMPLE (0.01).
+// Env: BENCH_OBSERVABILITY_ROUNDS (11), BENCH_OBSERVABILITY_SECONDS (4 per server and target,
+// in 2-s slices), BENCH_OBSERVABILITY_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
+// BENCH_TRACE_SAMPLE (0.01).
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { intEnv } from "./env.ts"
@@ -91,8 +90,8 @@ const prepare = async (server: ScratchServer): Promise<Setup> => {
   return { server, base: server.base, token, guildId: String(guild["id"]), channelId }
 }
 
-// Many short rounds rather than a few long ones: what differs between two processes of the same
-// code for their whole lives is the larger noise, and only new pairs average it out.
+// Many short rounds rather than a few long ones: two processes of the same code differ by up to a
+// tenth for their whole lives, the larger noise here, and only new pairs average it out.
 const load = () => ({
   rounds: intEnv("BENCH_OBSERVABILITY_ROUNDS", 11),
   seconds: intEnv("BENCH_OBSERVABILITY_SECONDS", 4),
