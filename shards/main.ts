@@ -1,3 +1,4 @@
+import "../src/platform/HeapTuning.ts"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { clusterPlatformLayer, entitiesLayer } from "./Layers.ts"

@@ -1,3 +1,4 @@
+import "./platform/HeapTuning.ts"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { apiLayer } from "./App.ts"
