@@ -76,3 +76,29 @@ export const pairedRound = async (a: Side, b: Side, load: PairLoad, aFirst: bool
   await sleep(1_000)
   return { a: total(taken.a), b: total(taken.b) }
 }
+
+/**
+ * One round of a target on both sides at once, each under its own `load.connections`: the host's
+ * changing speed then weighs on both in every instant. The two share the load generator, so a
+ * costlier side spends more CPU to keep pace rather than answering less: compare their CPU time
+ * per request, not their requests/s.
+ */
+export const sideBySideRound = async (a: Side, b: Side, load: PairLoad) => {
+  const both = (seconds: number) =>
+    Promise.all([a, b].map(async (side) => {
+      const cpuBefore = cpuOf(side.pids)
+      const result = await autocannon({ ...side.request, connections: load.connections, timeout: 10, duration: seconds })
+      return {
+        requests: result.requests.total ?? result["2xx"] + result.non2xx,
+        seconds: result.duration,
+        cpu: cpuOf(side.pids) - cpuBefore,
+        p99: result.latency.p99,
+        failures: result.non2xx + result.errors + result.timeouts
+      }
+    }))
+  if (load.warmupSeconds > 0) await both(load.warmupSeconds)
+  const [first, second] = await both(load.seconds)
+  await sleep(1_000)
+  if (first === undefined || second === undefined) throw new Error("a side was not measured")
+  return { a: total([first]), b: total([second]) }
+}

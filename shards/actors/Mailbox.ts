@@ -1,7 +1,7 @@
 import { Effect, Schema, Semaphore } from "effect"
 import { Rpc } from "effect/rpc"
 import type { Dispatch } from "../../src/model/Dispatch.ts"
-import { MetricsOn, recordStateLoad, seconds, stateLoadSeries } from "../../src/platform/Metrics.ts"
+import { MetricsOn, seconds, stateLoadSeries } from "../../src/platform/Metrics.ts"
 import { ActorErrors } from "./Protocol.ts"
 
 /**
@@ -25,7 +25,7 @@ export const measuredLoad = <A, E, R>(actor: string, load: Effect.Effect<A, E, R
     const series = stateLoadSeries(actor)
     return Effect.suspend(() => {
       const start = seconds()
-      return Effect.tap(load, () => Effect.sync(() => recordStateLoad(series, seconds() - start)))
+      return Effect.tap(load, () => Effect.sync(() => series(seconds() - start)))
     })
   })
 
