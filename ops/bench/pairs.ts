@@ -32,9 +32,9 @@ const SLICE_SECONDS = 2
 
 const cpuOf = (pids: ReadonlyArray<number>) => pids.reduce((n, pid) => n + cpuMs(pid), 0)
 
-const slice = async (side: Side, load: PairLoad) => {
+const slice = async (side: Side, load: PairLoad, seconds = SLICE_SECONDS) => {
   const cpuBefore = cpuOf(side.pids)
-  const result = await autocannon({ ...side.request, connections: load.connections, timeout: 10, duration: SLICE_SECONDS })
+  const result = await autocannon({ ...side.request, connections: load.connections, timeout: 10, duration: seconds })
   return {
     requests: result.requests.total ?? result["2xx"] + result.non2xx,
     seconds: result.duration,
@@ -84,18 +84,7 @@ export const pairedRound = async (a: Side, b: Side, load: PairLoad, aFirst: bool
  * per request, not their requests/s.
  */
 export const sideBySideRound = async (a: Side, b: Side, load: PairLoad) => {
-  const both = (seconds: number) =>
-    Promise.all([a, b].map(async (side) => {
-      const cpuBefore = cpuOf(side.pids)
-      const result = await autocannon({ ...side.request, connections: load.connections, timeout: 10, duration: seconds })
-      return {
-        requests: result.requests.total ?? result["2xx"] + result.non2xx,
-        seconds: result.duration,
-        cpu: cpuOf(side.pids) - cpuBefore,
-        p99: result.latency.p99,
-        failures: result.non2xx + result.errors + result.timeouts
-      }
-    }))
+  const both = (seconds: number) => Promise.all([a, b].map((side) => slice(side, load, seconds)))
   if (load.warmupSeconds > 0) await both(load.warmupSeconds)
   const [first, second] = await both(load.seconds)
   await sleep(1_000)
