@@ -50,16 +50,16 @@ const BATCH_SIZES = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 const readWhenScraped = <State>(metric: Metric.Metric<never, State>, get: () => State) =>
   Metric.registerUnsafe(metric, registry, { get, update: constVoid, modify: constVoid })
 
-/** A counter series: `add` counts. */
+/** A counter series; the function it returns counts one. */
 const countedSeries = (name: string, description: string, attributes: Record<string, string>) => {
   let count = 0
   readWhenScraped(Metric.counter(name, { description, attributes, incremental: true }), () => ({ count, incremental: true }))
-  return (by = 1): void => {
-    count += by
+  return (): void => {
+    count++
   }
 }
 
-/** A histogram series over `boundaries` (ascending): `observe` puts a value in its bucket. */
+/** A histogram series over `boundaries` (ascending); the function it returns puts a value in its bucket. */
 const histogramSeries = (
   name: string,
   description: string,
@@ -108,7 +108,7 @@ export const httpRouteSeries = (method: string, route: string): HttpRouteSeries 
     method,
     route
   })
-  const counterOf = madeOnce(new Map<number, (by?: number) => void>(), (status) =>
+  const counterOf = madeOnce(new Map<number, () => void>(), (status) =>
     countedSeries("guildhall_http_requests_total", "HTTP requests answered, by route and status", {
       method,
       route,
