@@ -10,8 +10,11 @@ import { SNOWFLAKE_EPOCH } from "../../src/platform/Snowflake.ts"
 /** What a member needs to take part in a channel: see it, read its history and send to it. */
 export const CHAT = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES | Permission.READ_MESSAGE_HISTORY
 
-/** `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at). */
-export const utcWall = (ms: number) => new Date(ms).toISOString().slice(0, 19)
+/**
+ * `ms` as wall time in UTC, without an offset (how clients send scheduled_local_at), rounded up to
+ * the second: cut instead, `Date.now() + 1_000` could name a time already past when the request arrives.
+ */
+export const utcWall = (ms: number) => new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(0, 19)
 
 /** A guild owned by a fresh user: the owner, the guild and its first text channel ("general"). */
 export const guildWithChannel = Effect.gen(function*() {
