@@ -1,5 +1,5 @@
+import { NodeHttpClient } from "@effect/platform-node"
 import { Context, Effect, Layer, Option, Tracer } from "effect"
-import { FetchHttpClient } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import type { Fiber } from "effect/Fiber"
 import type { Settings } from "./Config.ts"
@@ -33,6 +33,10 @@ const sampled = (tracer: Tracer.Tracer, ratio: number): Tracer.Tracer =>
  * `OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces`, every `OTEL_BSP_SCHEDULE_DELAY` ms;
  * no endpoint, no layer: Effect keeps its native tracer, whose spans go
  * nowhere, and the HTTP server makes no request spans at all.
+ *
+ * The exports go through `node:http`, which the server has loaded already:
+ * `fetch` would load and compile undici on the first export, seconds after
+ * boot, while requests are being served.
  */
 export const tracingLayer = (settings: Settings, role: ProcessRole) =>
   Option.match(settings.otlpEndpoint, {
@@ -50,7 +54,7 @@ export const tracingLayer = (settings: Settings, role: ProcessRole) =>
           maxBatchSize: settings.otlpMaxBatchSize,
           shutdownTimeout: "3 seconds"
         }), (tracer) => sampled(tracer, settings.traceSampleRatio))
-      ).pipe(Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer, OtlpExporter.layerFlusher]))
+      ).pipe(Layer.provide([OtlpSerialization.layerJson, NodeHttpClient.layerNodeHttp, OtlpExporter.layerFlusher]))
   })
 
 /** Whether this fiber exports its spans somewhere (a tracer other than Effect's native one is installed). */

@@ -83,6 +83,8 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       const { guildId, channelId } = yield* createGuild(owner.token)
       yield* sent(owner.token, channelId, "counted")
       assert.strictEqual((yield* api.request("GET", `/guilds/${guildId}`, { token: owner.token })).status, 200)
+      const stranger = yield* api.register()
+      assert.strictEqual((yield* api.request("GET", `/guilds/${guildId}`, { token: stranger.token })).status, 403)
       const refused = yield* api.request("POST", `/channels/${channelId}/messages`, { token: owner.token, body: { content: "" } })
       assert.strictEqual(refused.status, 400)
       // A reload makes the actor load its state from Postgres again.
@@ -93,6 +95,7 @@ layer(apiWithMetricsPort({}), { timeout: 120_000, excludeTestServices: true })("
       // The embedded process hosts every actor: its calls are local.
       expect(sample(text, `guildhall_actor_calls_total{kind="write",place="local",outcome="ok"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_actor_calls_total{kind="read",place="local",outcome="ok"}`)).toBeGreaterThanOrEqual(1)
+      expect(sample(text, `guildhall_actor_calls_total{kind="read",place="local",outcome="refused"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_write_batch_size_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_write_batch_commit_seconds_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
       expect(sample(text, `guildhall_actor_queue_wait_seconds_count{actor="guild"}`)).toBeGreaterThanOrEqual(1)
