@@ -10,6 +10,9 @@
 // keep pace rather than answering less: a target's ratio is the plain server's CPU time per
 // request (from /proc) over the observed one's, in the median round, and the requests/s ratio is
 // shown beside it. For a server whose CPU is its limit, that is the share of its throughput kept.
+// A round measures after the observed server's first export of spans (both servers are loaded with
+// reads until the receiver has it, and two seconds more): what follows a process's first export
+// costs once, not per request.
 // BENCH_OBSERVABILITY_LOAD=in-turn measures the two in 2-s slices taken in turn (ABBA) instead and
 // judges requests/s: a throughput figure, but one that swings by more than the target's 10 points
 // between runs of the same code on a shared host (README).
@@ -30,7 +33,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { intEnv } from "./env.ts"
-import { median, pairedRound, type Side, sideBySideRound, type Throughput } from "./pairs.ts"
+import { loadBoth, median, pairedRound, type Side, sideBySideRound, type Throughput } from "./pairs.ts"
 import { type ScratchServer, startScratchServer } from "./scratch-server.ts"
 
 export interface ObservabilityFigures {
@@ -145,6 +148,26 @@ const requestOf = (target: TargetName, setup: Setup) => {
     }
 }
 
+/** How long a new observed server may take to send its first export (every 5 s by default) under load. */
+const FIRST_EXPORT_SECONDS = 20
+
+/**
+ * Loads both servers with reads (which record traces; probes do not) until the observed one has
+ * sent its first export, and two seconds more: in per-second samples of /proc, a server's first
+ * export was followed by about two seconds in which its requests cost a quarter more CPU, once in
+ * the process's life, which a round of a few seconds would otherwise count as throughput.
+ */
+const untilFirstExport = async (plain: Setup, observed: Setup, exports: () => number, connections: number) => {
+  const before = exports()
+  const read: TargetName = "GET /guilds/{id} (actor read)"
+  const warm = (seconds: number) => loadBoth(sideOf(read, plain), sideOf(read, observed), { seconds, warmupSeconds: 0, connections }, seconds)
+  for (let waited = 0; exports() === before; waited++) {
+    if (waited >= FIRST_EXPORT_SECONDS) throw new Error(`the observed server sent no export within ${FIRST_EXPORT_SECONDS} s of load`)
+    await warm(1)
+  }
+  await warm(2)
+}
+
 /** The `guildhall_` lines of a server's /metrics: proof it recorded them. */
 const metricLinesOf = async (server: ScratchServer) => {
   const metrics = await fetch(`${server.base}/metrics`, { headers: { authorization: `Admin ${server.adminKey}` } })
@@ -183,6 +206,7 @@ export const measureObservability = async (options: { readonly log: (line: strin
       servers.push(observedServer)
       const plain = await prepare(plainServer)
       const observed = await prepare(observedServer)
+      if (observing.includes("traces")) await untilFirstExport(plain, observed, receiver.requests, settings.connections)
       for (const target of TARGETS) {
         options.log(`bench observability: ${target}, round ${n}/${settings.rounds}`)
         const { a, b } = loading === "side-by-side"

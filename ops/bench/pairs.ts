@@ -83,9 +83,14 @@ export const pairedRound = async (a: Side, b: Side, load: PairLoad, aFirst: bool
  * costlier side spends more CPU to keep pace rather than answering less: compare their CPU time
  * per request, not their requests/s.
  */
+/** Loads both sides at once for `seconds`, measuring nothing: a warm-up. */
+export const loadBoth = async (a: Side, b: Side, load: PairLoad, seconds: number): Promise<void> => {
+  await Promise.all([a, b].map((side) => slice(side, load, seconds)))
+}
+
 export const sideBySideRound = async (a: Side, b: Side, load: PairLoad) => {
   const both = (seconds: number) => Promise.all([a, b].map((side) => slice(side, load, seconds)))
-  if (load.warmupSeconds > 0) await both(load.warmupSeconds)
+  if (load.warmupSeconds > 0) await loadBoth(a, b, load, load.warmupSeconds)
   const [first, second] = await both(load.seconds)
   await sleep(1_000)
   if (first === undefined || second === undefined) throw new Error("a side was not measured")
