@@ -77,17 +77,17 @@ export const pairedRound = async (a: Side, b: Side, load: PairLoad, aFirst: bool
   return { a: total(taken.a), b: total(taken.b) }
 }
 
+/** Loads both sides at once for `seconds`, measuring nothing: a warm-up. */
+export const loadBoth = async (a: Side, b: Side, load: PairLoad, seconds: number): Promise<void> => {
+  await Promise.all([a, b].map((side) => slice(side, load, seconds)))
+}
+
 /**
  * One round of a target on both sides at once, each under its own `load.connections`: the host's
  * changing speed then weighs on both in every instant. The two share the load generator, so a
  * costlier side spends more CPU to keep pace rather than answering less: compare their CPU time
  * per request, not their requests/s.
  */
-/** Loads both sides at once for `seconds`, measuring nothing: a warm-up. */
-export const loadBoth = async (a: Side, b: Side, load: PairLoad, seconds: number): Promise<void> => {
-  await Promise.all([a, b].map((side) => slice(side, load, seconds)))
-}
-
 export const sideBySideRound = async (a: Side, b: Side, load: PairLoad) => {
   const both = (seconds: number) => Promise.all([a, b].map((side) => slice(side, load, seconds)))
   if (load.warmupSeconds > 0) await loadBoth(a, b, load, load.warmupSeconds)
