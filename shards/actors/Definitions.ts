@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
+import { mapAnswered } from "./Answered.ts"
 import type { RowWrite } from "./Rows.ts"
 
 /**
@@ -136,7 +137,7 @@ export const definitionsFor = <State, Context, Change, E>(actor: string) => {
   ): ReadDefinition<Tag, Fields, Reply, State, E> => {
     const query = Schema.TaggedStruct(tag, fields)
     const runJson: ReadDefinition<Tag, Fields, Reply, State, E>["runJson"] = (state, message, viewerId) =>
-      Effect.map(run(state, message, viewerId), json)
+      mapAnswered(run(state, message, viewerId), json)
     return { tag, query, reply, run, runJson, answer: erased(tag, query, runJson) }
   }
 

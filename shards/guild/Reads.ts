@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type Forbidden, missingAccess, type NotFound } from "../../src/model/Errors.ts"
 import type { GuildState } from "./State.ts"
 import { renderView } from "./Views.ts"
+import { mapAnswered } from "../actors/Answered.ts"
 
 /**
  * A read of a guild as a function of its state. The actor answers reads for
@@ -16,4 +17,4 @@ const asMember = (state: GuildState, userId: string): Effect.Effect<GuildState, 
 
 /** The guild as a member sees it (GuildResponse JSON, rendered once per state and viewer's permissions: Views.ts). */
 export const view = (userId: string): GuildRead<string> => (state) =>
-  Effect.map(asMember(state, userId), (s) => renderView(s, userId))
+  mapAnswered(asMember(state, userId), (s) => renderView(s, userId))

@@ -7,6 +7,7 @@ import type { GuildRead } from "../../shards/guild/Reads.ts"
 import type { GuildError, ReadDefinition, ReplyCodec, WriteDefinition } from "../../shards/guild/Definitions.ts"
 import type { GuildState } from "../../shards/guild/State.ts"
 import { isListedWrite, travellingCommand, travellingQuery, unlisted } from "../../shards/guild/operations/index.ts"
+import { mapAnswered } from "../../shards/actors/Answered.ts"
 import { decodeReply } from "../../shards/actors/Registry.ts"
 import { Guild } from "../../shards/guild/Protocol.ts"
 import { LiveActors } from "../../shards/LiveActors.ts"
@@ -45,7 +46,7 @@ const countedCalls = (kind: ActorCallKind, place: ActorCallPlace) => {
   const record = actorCallSeries(kind, place)
   if (place === "local") {
     return <A, E>(call: Effect.Effect<A, E>): Effect.Effect<A, E> => {
-      // A read of the published state mostly answers at once, as an Exit: counted now, it adds no step to the request.
+      // A read of the published state mostly answers at once, as an Exit (Answered.ts): counted now, it adds no step to the request.
       if (Exit.isExit(call)) {
         record(outcomeOf(call), 0)
         return call
@@ -225,7 +226,7 @@ export class Actors extends Context.Service<Actors, {
           decodeReply(definition.reply, json))
       const readAsResponse: Actors["Service"]["readAsResponse"] = (guildId, definition, fields, viewerId) =>
         readVia(guildId, definition, fields, viewerId, (state, query) =>
-          Effect.map(definition.runJson(state, query, viewerId), jsonResponse), (json) => Effect.succeed(jsonResponse(json)))
+          mapAnswered(definition.runJson(state, query, viewerId), jsonResponse), (json) => Effect.succeed(jsonResponse(json)))
 
       return Actors.of({ guild, user, bounded, write, writeJson, writeAsResponse, read, readAsResponse, readGuild })
     })

@@ -132,27 +132,28 @@ export type ActorCallPlace = "local" | "remote"
 /** `refused`: a 400/403/404 of the operation itself; `unavailable`: 503 (timeout, actor away); `failed`: anything else. */
 export type ActorCallOutcome = "ok" | "refused" | "unavailable" | "failed"
 
-const OUTCOMES: ReadonlyArray<ActorCallOutcome> = ["ok", "refused", "unavailable", "failed"]
-
 /** Records calls of one kind and place: a counter per outcome, and the latency of calls through the mailbox. */
 export const actorCallSeries = (kind: ActorCallKind, place: ActorCallPlace) => {
-  const counters = new Map(OUTCOMES.map((outcome) =>
-    [
-      outcome,
-      countedSeries("guildhall_actor_calls_total", "Calls of the HTTP side on guild actors, by kind, place and outcome", {
-        kind,
-        place,
-        outcome
-      })
-    ] as const
-  ))
+  const counter = (outcome: ActorCallOutcome) =>
+    countedSeries("guildhall_actor_calls_total", "Calls of the HTTP side on guild actors, by kind, place and outcome", {
+      kind,
+      place,
+      outcome
+    })
+  // Fields rather than a Map: every call finds its counter with one property load.
+  const counters: Record<ActorCallOutcome, () => void> = {
+    ok: counter("ok"),
+    refused: counter("refused"),
+    unavailable: counter("unavailable"),
+    failed: counter("failed")
+  }
   // Local calls take microseconds: a histogram of them would say nothing.
   const duration = place === "remote"
     ? latency("guildhall_actor_call_duration_seconds", "Time of an actor call through the mailbox, by kind", { kind })
     : undefined
   /** Counts a call; `elapsedSeconds` is kept for remote calls only. */
   return (outcome: ActorCallOutcome, elapsedSeconds: number): void => {
-    counters.get(outcome)?.()
+    counters[outcome]()
     duration?.(elapsedSeconds)
   }
 }
