@@ -77,9 +77,12 @@ export const pairedRound = async (a: Side, b: Side, load: PairLoad, aFirst: bool
   return { a: total(taken.a), b: total(taken.b) }
 }
 
+/** One slice of `seconds` on each side, both at once. */
+const bothAtOnce = (a: Side, b: Side, load: PairLoad, seconds: number) => Promise.all([a, b].map((side) => slice(side, load, seconds)))
+
 /** Loads both sides at once for `seconds`, measuring nothing: a warm-up. */
 export const loadBoth = async (a: Side, b: Side, load: PairLoad, seconds: number): Promise<void> => {
-  await Promise.all([a, b].map((side) => slice(side, load, seconds)))
+  await bothAtOnce(a, b, load, seconds)
 }
 
 /**
@@ -89,9 +92,8 @@ export const loadBoth = async (a: Side, b: Side, load: PairLoad, seconds: number
  * per request, not their requests/s.
  */
 export const sideBySideRound = async (a: Side, b: Side, load: PairLoad) => {
-  const both = (seconds: number) => Promise.all([a, b].map((side) => slice(side, load, seconds)))
   if (load.warmupSeconds > 0) await loadBoth(a, b, load, load.warmupSeconds)
-  const [first, second] = await both(load.seconds)
+  const [first, second] = await bothAtOnce(a, b, load, load.seconds)
   await sleep(1_000)
   if (first === undefined || second === undefined) throw new Error("a side was not measured")
   return { a: total([first]), b: total([second]) }
