@@ -38,6 +38,8 @@ export interface SearchIndex {
   readonly entries: ReadonlyArray<Indexed>
   /** Packed once built: half the memory of arrays of numbers, which was a third of a big guild's actor. */
   readonly grams: ReadonlyMap<string, Int32Array>
+  /** The candidates of the latest queries of three letters or more, oldest first (`remember`). */
+  readonly found: Map<string, Int32Array>
 }
 
 // States are immutable, so an index lives and dies with the state it was built from.
@@ -77,7 +79,7 @@ const buildIndex = (state: GuildState): SearchIndex => {
   }
   const packed = new Map<string, Int32Array>()
   for (const [gram, postings] of grams) packed.set(gram, Int32Array.from(postings))
-  return { entries: built, grams: packed }
+  return { entries: built, grams: packed, found: new Map() }
 }
 
 /** The state's search index, built once per state. */
@@ -92,19 +94,56 @@ export const searchIndex = (state: GuildState): SearchIndex => {
 
 const NONE: Int32Array = new Int32Array(0)
 
-/** The positions (ascending) of the members with a name containing `query`. */
+/**
+ * Bounds on the candidates kept per index: searches come again (the next page,
+ * another moderator) and grow letter by letter as they are typed, and checking
+ * thousands of names per search was most of its cost on a big guild.
+ */
+const FOUND_QUERIES = 64
+const FOUND_POSITIONS = 1 << 18
+
+/** Keeps `positions` as the candidates of `query`, forgetting the oldest beyond the bounds. */
+const remember = (index: SearchIndex, query: string, positions: Int32Array): Int32Array => {
+  if (positions.length > FOUND_POSITIONS) return positions
+  let kept = positions.length
+  for (const other of index.found.values()) kept += other.length
+  for (const [oldest, other] of index.found) {
+    if (index.found.size < FOUND_QUERIES && kept <= FOUND_POSITIONS) break
+    index.found.delete(oldest)
+    kept -= other.length
+  }
+  index.found.set(query, positions)
+  return positions
+}
+
+/**
+ * The positions (ascending) of the members with a name containing `query`. A
+ * longer query's members are among those of any query inside it, so the names
+ * checked are the fewest of: its rarest two-letter piece, or a query inside it
+ * found before ("membe" when "member" is typed).
+ */
 const candidates = (index: SearchIndex, query: string): Int32Array => {
   if (query.length <= 2) return index.grams.get(query) ?? NONE
-  let rarest: Int32Array = NONE
+  const known = index.found.get(query)
+  if (known !== undefined) {
+    // Now the newest: the last to be forgotten.
+    index.found.delete(query)
+    index.found.set(query, known)
+    return known
+  }
+  let fewest: Int32Array = NONE
   for (let i = 0; i + 2 <= query.length; i++) {
     const postings = index.grams.get(query.slice(i, i + 2))
     if (postings === undefined) return NONE
-    if (i === 0 || postings.length < rarest.length) rarest = postings
+    if (i === 0 || postings.length < fewest.length) fewest = postings
   }
-  return rarest.filter((k) => {
+  for (const [inside, positions] of index.found) {
+    if (positions.length < fewest.length && query.includes(inside)) fewest = positions
+  }
+  return remember(index, query, fewest.filter((k) => {
     const e = index.entries[k]
     return e !== undefined && (e.username.includes(query) || e.globalName.includes(query) || e.nick.includes(query))
-  })
+  }))
 }
 
 const rankOf = (name: string, query: string): number => {

@@ -121,6 +121,40 @@ describe("member search", () => {
     assert.deepStrictEqual(ids(next, { limit: 1 }), ["dave"])
   })
 
+  it("answers a query typed letter by letter as a new index answers it, from what it found before", () => {
+    const names = ["alice", "alicia", "malice", "alistair", "bob", "calico", "al ice"]
+    const typed = withMembers(base, names.map((name, i) => ({
+      member: member(user(idAt(Date.parse("2024-01-01T00:00:00Z"), 20 + i), name, i % 2 === 0 ? `Global ${name}` : null),
+        `2026-0${1 + (i % 9)}-01T00:00:00.000Z`, [], i === 5 ? "lice nick" : null)
+    })))
+    const queries = ["al", "ali", "alic", "alice", "lice", "malice", "ice", "al i", "global", "global al", "zz", "zzz", "alicez"]
+    for (const query of queries) {
+      // A copy of the state has an index of its own, with nothing found yet.
+      const fresh = { ...typed }
+      assert.deepStrictEqual(ids(typed, { query, limit: 50 }), ids(fresh, { query, limit: 50 }), query)
+      assert.deepStrictEqual(searchMembers(typed, { query }).total_result_count, searchMembers({ ...typed }, { query }).total_result_count)
+    }
+    assert.deepStrictEqual(ids(typed, { query: "alice", limit: 50 }).sort(), ["alice", "malice"])
+    assert.deepStrictEqual(ids(typed, { query: "lice" }).sort(), ["alice", "calico", "malice"])
+    const found = searchIndex(typed).found
+    assert.isTrue(found.has("alic") && found.has("alice"))
+    // Queries of one or two letters are the index's own postings, not kept again.
+    assert.isFalse(found.has("al"))
+  })
+
+  it("keeps the candidates of at most 64 queries per index, the latest", () => {
+    const many = withMembers(base, Array.from({ length: 200 }, (_, i) => ({
+      member: member(user(idAt(Date.parse("2024-01-01T00:00:00Z"), 100 + i), `user${i}`, null), "2026-01-02T00:00:00.000Z")
+    })))
+    for (let i = 0; i < 100; i++) searchMembers(many, { query: `user${i}` })
+    searchMembers(many, { query: "user5" })
+    const found = searchIndex(many).found
+    assert.strictEqual(found.size, 64)
+    assert.isFalse(found.has("user0"))
+    assert.deepStrictEqual([...found.keys()].slice(-2), ["user99", "user5"])
+    assert.deepStrictEqual(ids(many, { query: "user5", limit: 50 }).length, 11)
+  })
+
   it("answers on 10,000 members in a few milliseconds", () => {
     const many = withMembers(base, Array.from({ length: 10_000 }, (_, i) => ({
       member: member(user(idAt(Date.parse("2024-01-01T00:00:00Z") + i * 1000, i), `user${i}`, i % 7 === 0 ? `Seven ${i}` : null),
