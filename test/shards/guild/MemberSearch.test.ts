@@ -114,11 +114,17 @@ describe("member search", () => {
     assert.strictEqual(searchMembers(state, {}).members[0], searchMembers(state, { query: "carol" }).members[0])
   })
 
-  it("indexes a state once, and a new state afresh", () => {
+  it("indexes a state's members once, and other members or profiles afresh", () => {
     assert.strictEqual(searchIndex(state), searchIndex(state))
+    // A write that changes neither (a message, a channel) leaves the index as it was.
+    assert.strictEqual(searchIndex({ ...state, channelMessages: SharedMap.empty() }), searchIndex(state))
     const next = withMembers(state, [{ member: member(user(idAt(Date.now(), 9), "dave", null), "2026-05-01T00:00:00.000Z") }])
     assert.notStrictEqual(searchIndex(next), searchIndex(state))
     assert.deepStrictEqual(ids(next, { limit: 1 }), ["dave"])
+    const reprofiled = { ...state, memberProfiles: state.memberProfiles.with(alice.id, { ...EMPTY_PROFILE, joinSourceType: 3 }) }
+    assert.notStrictEqual(searchIndex(reprofiled), searchIndex(state))
+    assert.deepStrictEqual(ids(reprofiled, { join_source_type: [3] }), ["alice"])
+    assert.deepStrictEqual(ids(state, { join_source_type: [3] }), [])
   })
 
   it("answers a query typed letter by letter as a new index answers it, from what it found before", () => {
@@ -129,10 +135,10 @@ describe("member search", () => {
     })))
     const queries = ["al", "ali", "alic", "alice", "lice", "malice", "ice", "al i", "global", "global al", "zz", "zzz", "alicez"]
     for (const query of queries) {
-      // A copy of the state has an index of its own, with nothing found yet.
-      const fresh = { ...typed }
-      assert.deepStrictEqual(ids(typed, { query, limit: 50 }), ids(fresh, { query, limit: 50 }), query)
-      assert.deepStrictEqual(searchMembers(typed, { query }).total_result_count, searchMembers({ ...typed }, { query }).total_result_count)
+      // Copies of the members have an index of their own, with nothing found yet.
+      const fresh = () => ({ ...typed, members: SharedMap.from(typed.members) })
+      assert.deepStrictEqual(ids(typed, { query, limit: 50 }), ids(fresh(), { query, limit: 50 }), query)
+      assert.deepStrictEqual(searchMembers(typed, { query }).total_result_count, searchMembers(fresh(), { query }).total_result_count)
     }
     assert.deepStrictEqual(ids(typed, { query: "alice", limit: 50 }).sort(), ["alice", "malice"])
     assert.deepStrictEqual(ids(typed, { query: "lice" }).sort(), ["alice", "calico", "malice"])
