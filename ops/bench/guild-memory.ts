@@ -12,7 +12,7 @@
 import { Database } from "../../src/platform/Database.ts"
 import { AppConfig } from "../../src/platform/Config.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { searchIndex } from "../../shards/guild/members/MemberSearch.ts"
+import { searchIndex } from "../../shards/guild/members/SearchIndex.ts"
 import { GuildRepo } from "../../shards/guild/Repo.ts"
 import { Migrations } from "../../src/platform/Migrations.ts"
 import { figuresOf, numberOf } from "./figures-line.ts"

@@ -4,6 +4,7 @@ import { loadChannels } from "./channels/ChannelRows.ts"
 import { loadMembers } from "./members/MemberRows.ts"
 import { loadExpressions } from "./expressions/ExpressionRows.ts"
 import { loadBans, loadInvites } from "./members/BanInviteRows.ts"
+import { noSearchIndex } from "./members/SearchIndex.ts"
 import { loadChannelMessages } from "./messages/MessageRows.ts"
 import { withReactionsAndPins } from "./messages/ReactionRows.ts"
 import type { WriteContext } from "./Definitions.ts"
@@ -71,7 +72,8 @@ export class GuildRepo extends Context.Service<GuildRepo, {
           emojis,
           stickers,
           channelMessages,
-          webhooks
+          webhooks,
+          latestSearchIndex: noSearchIndex()
         }
         return state
       }, Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)

@@ -3,6 +3,7 @@ import type { GuildEmoji, GuildSticker } from "../../src/model/Expressions.ts"
 import { ALL_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, Permission } from "../../src/model/Permissions.ts"
 import type { MemberProfile } from "./members/MemberProfile.ts"
 import type { GuildMember } from "./members/GuildMember.ts"
+import { type LatestSearchIndex, noSearchIndex } from "./members/SearchIndex.ts"
 import type { GuildBan } from "./members/BanRules.ts"
 import type { GuildInvite } from "./members/InviteRules.ts"
 import { SharedMap } from "./SharedMap.ts"
@@ -39,6 +40,8 @@ export interface GuildState {
   readonly channelMessages: SharedMap<string, ChannelMessages>
   /** Incoming webhooks by id (operations/Webhooks.ts). */
   readonly webhooks: ReadonlyMap<string, GuildWebhook>
+  /** Not state: the member-search index of the latest states, shared by every state made from this one (SearchIndex.ts). */
+  readonly latestSearchIndex: LatestSearchIndex
 }
 
 
@@ -123,7 +126,8 @@ export const createGuild = (input: NewGuild): GuildState => {
     emojis: new Map(),
     stickers: new Map(),
     channelMessages: SharedMap.empty(),
-    webhooks: new Map()
+    webhooks: new Map(),
+    latestSearchIndex: noSearchIndex()
   }
 }
 

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { GuildMemberResponse } from "../../../src/model/Guilds.ts"
 import { requireMember } from "../Access.ts"
-import { searchIndex } from "../members/MemberSearch.ts"
+import { searchIndex } from "../members/SearchIndex.ts"
 import { memberView } from "../members/GuildMember.ts"
 import { read } from "../Definitions.ts"
 import type { GuildState } from "../State.ts"
