@@ -100,17 +100,21 @@ const buildIndex = (state: GuildState): SearchIndex => {
   return { entries, grams: packed, found: new Map(), members: state.members, profiles: state.memberProfiles }
 }
 
-/** Where `position` is, or would go, in ascending `postings`. */
-const placeOf = (postings: Int32Array, position: number): number => {
+/** The first of `length` places, in order, for which `before` no longer holds (a binary search). */
+const firstNotBefore = (length: number, before: (place: number) => boolean): number => {
   let low = 0
-  let high = postings.length
+  let high = length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((postings[middle] ?? 0) < position) low = middle + 1
+    if (before(middle)) low = middle + 1
     else high = middle
   }
   return low
 }
+
+/** Where `position` is, or would go, in ascending `postings`. */
+const placeOf = (postings: Int32Array, position: number): number =>
+  firstNotBefore(postings.length, (place) => (postings[place] ?? 0) < position)
 
 const withPosition = (postings: Int32Array, position: number): Int32Array => {
   const at = placeOf(postings, position)
@@ -150,19 +154,14 @@ const changedKeys = <V>(before: SharedMap<string, V>, after: SharedMap<string, V
   return changed
 }
 
-/** The place in join order of the member `member` was, if `member` is in `entries`. */
+/** The place of `member` in join order, if `member` is in `entries`. */
 const placeOfMember = (entries: ReadonlyArray<Indexed>, member: GuildMember): number | undefined => {
-  const joinedAt = Math.floor(Date.parse(member.joined_at) / 1000)
-  const id = BigInt(member.user.id)
-  let low = 0
-  let high = entries.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    const e = entries[middle]
-    if (e !== undefined && (e.joinedAt < joinedAt || (e.joinedAt === joinedAt && BigInt(e.member.user.id) < id))) low = middle + 1
-    else high = middle
-  }
-  return entries[low]?.member === member ? low : undefined
+  const probe = indexed(member, EMPTY_PROFILE)
+  const place = firstNotBefore(entries.length, (at) => {
+    const e = entries[at]
+    return e !== undefined && byJoin(e, probe) < 0
+  })
+  return entries[place]?.member === member ? place : undefined
 }
 
 /**
