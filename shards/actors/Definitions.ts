@@ -88,10 +88,23 @@ export interface ReadDefinition<Tag extends string, Fields extends Schema.Struct
   readonly answer: (state: State, query: unknown, viewerId: string) => Effect.Effect<string, E>
 }
 
-/** The JSON of a reply, as it crosses processes. */
-export const toJson = <Reply extends ReplyCodec>(reply: Reply) => {
+/**
+ * The reply of a read that renders its JSON itself (a page of messages from a
+ * channel's window), or null when it cannot answer. It crosses processes as
+ * that text, not as a JSON string holding it: quoting a page of 50 messages on
+ * the shard and unquoting it in the API process was a sixth of a cluster's
+ * message list. Its text is never `null` itself (an object or an array).
+ */
+export const JsonText = Schema.NullOr(Schema.String)
+
+/** Whether a reply is `JsonText`, which crosses processes as itself. */
+export const isJsonText = (reply: Schema.Top): boolean => reply === JsonText
+
+/** The JSON of a reply, as it crosses processes (`decodeReply` in Registry.ts reads it). */
+export const toJson = <Reply extends ReplyCodec>(reply: Reply): (value: Reply["Type"]) => string => {
+  if (isJsonText(reply)) return (value) => typeof value === "string" ? value : "null"
   const encode = Schema.encodeSync(reply)
-  return (value: Reply["Type"]): string => JSON.stringify(encode(value))
+  return (value) => JSON.stringify(encode(value))
 }
 
 /** `write` and `read` for the definitions of one kind of actor (`actor` names it in the dispatch's errors). */

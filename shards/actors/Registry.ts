@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import type { ReplyCodec } from "./Definitions.ts"
+import { isJsonText, type ReplyCodec } from "./Definitions.ts"
 
 interface Listed {
   readonly tag: string
@@ -42,6 +42,6 @@ export const registryOf = <
   }
 }
 
-/** A reply that crossed processes as JSON; one that does not decode is the actor's bug, not the caller's. */
+/** A reply that crossed processes as JSON (`toJson`); one that does not decode is the actor's bug, not the caller's. */
 export const decodeReply = <Reply extends ReplyCodec>(reply: Reply, json: string): Effect.Effect<Reply["Type"]> =>
-  Effect.orDie(Schema.decodeUnknownEffect(reply)(JSON.parse(json)))
+  Effect.orDie(Schema.decodeUnknownEffect(reply)(isJsonText(reply) ? (json === "null" ? null : json) : JSON.parse(json)))

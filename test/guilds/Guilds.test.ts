@@ -136,5 +136,30 @@ layer(TestApi.layerWith({ ACTOR_LOCAL_READS: "off" }), { timeout: 120_000, exclu
         const refused = yield* api.request("GET", `/guilds/${id}`, { token: stranger.token })
         expectError(refused, 403, "MISSING_ACCESS")
       }))
+
+    // A page and a message come back as the JSON text the window rendered (JsonText), unquoted.
+    it.effect("answer messages and their pages as they were sent, and refuse strangers", () =>
+      Effect.gen(function*() {
+        const api = yield* TestApi
+        const owner = yield* api.register()
+        const stranger = yield* api.register()
+        const { channelId } = yield* createGuild(owner.token)
+        const sent = []
+        for (const content of ["first", "say \"hi\"\n", "ünïcode ☃"]) {
+          const reply = yield* api.request("POST", `/channels/${channelId}/messages`, { token: owner.token, body: { content } })
+          assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+          sent.push(reply.body)
+        }
+        const page = yield* api.request("GET", `/channels/${channelId}/messages?limit=50`, { token: owner.token })
+        assert.strictEqual(page.status, 200)
+        assert.deepStrictEqual(page.body, [...sent].reverse())
+        const last = sent[2] as { id: string }
+        const one = yield* api.request("GET", `/channels/${channelId}/messages/${last.id}`, { token: owner.token })
+        assert.deepStrictEqual(one.body, last)
+        const older = yield* api.request("GET", `/channels/${channelId}/messages?before=${last.id}&limit=1`, { token: owner.token })
+        assert.deepStrictEqual(older.body, [sent[1]])
+        expectError(yield* api.request("GET", `/channels/${channelId}/messages`, { token: stranger.token }), 403, "MISSING_ACCESS")
+        expectError(yield* api.request("GET", `/channels/${channelId}/messages/${last.id}`, { token: stranger.token }), 403, "MISSING_ACCESS")
+      }))
   }
 )

@@ -3,6 +3,7 @@ import { visibleChannel } from "../channels/ChannelAccess.ts"
 import { messagesOf, readableChannel, unknownMessage } from "../messages/MessageAccess.ts"
 import { knownAbsent } from "../messages/MessageWindow.ts"
 import { read } from "../Definitions.ts"
+import { JsonText } from "../../actors/Definitions.ts"
 import { messageJsonFor, pageJsonFor } from "../messages/WindowReactions.ts"
 import { CarriedId } from "../../../src/model/Ids.ts"
 
@@ -20,14 +21,14 @@ const PageFields = {
 }
 
 /** GET /channels/{id}/messages: the page as JSON from the window, or null when only Postgres has it. */
-export const listMessages = read("ListMessages", PageFields, Schema.NullOr(Schema.String), (state, query, viewerId) =>
+export const listMessages = read("ListMessages", PageFields, JsonText, (state, query, viewerId) =>
   Effect.map(readableChannel(state, viewerId, query.channelId), () => pageJsonFor(messagesOf(state, query.channelId), query, viewerId) ?? null))
 
 /** GET /channels/{id}/messages/{message_id}: its JSON from the window, or null when only Postgres may have it. */
 export const getMessage = read(
   "GetMessage",
   { channelId: CarriedId.ChannelId, messageId: CarriedId.MessageId },
-  Schema.NullOr(Schema.String),
+  JsonText,
   (state, { channelId, messageId }, viewerId) =>
     Effect.flatMap(readableChannel(state, viewerId, channelId), () => {
       const messages = messagesOf(state, channelId)
