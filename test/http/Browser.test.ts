@@ -1,13 +1,12 @@
 import { assert, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type BrowserContext, chromium, type Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { createGuild } from "../support/Cast.ts"
 import { TestApi } from "../support/Api.ts"
 import { freePort } from "../support/Processes.ts"
+import { chromiumContext } from "../support/Chromium.ts"
 
 /**
  * A web client as browsers run it: a page served from its own origin calls the
@@ -16,8 +15,6 @@ import { freePort } from "../support/Processes.ts"
  * this test, decides what a page may read. With SCREENSHOT_DIR set, each
  * page is saved there as it ends, to look at what the test saw.
  */
-
-const CHROMIUM = "/usr/bin/chromium"
 
 /** The page: two calls a web client makes, each writing what came of it into the page. */
 const PAGE_HTML = `<!doctype html>
@@ -81,32 +78,9 @@ class Pages extends Context.Service<Pages, { readonly allowed: string; readonly 
   )
 }
 
-/** Headless Chromium with a new, empty profile, closed (and the profile removed) at the end. */
+/** Headless Chromium with a new, empty profile (support/Chromium.ts), QUIC off. */
 class Browser extends Context.Service<Browser, BrowserContext>()("test/Browser") {
-  static readonly layer = Layer.effect(
-    Browser,
-    Effect.acquireRelease(
-      Effect.promise(async () => {
-        const profile = mkdtempSync(join(tmpdir(), "guildhall-chromium-"))
-        const context = await chromium.launchPersistentContext(profile, {
-          executablePath: CHROMIUM,
-          headless: true,
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync"
-          ]
-        })
-        context.on("close", () => rmSync(profile, { recursive: true, force: true }))
-        return context
-      }),
-      (context) => Effect.promise(() => context.close())
-    )
-  )
+  static readonly layer = Layer.effect(Browser, chromiumContext({ extraArgs: ["--disable-quic"] }))
 }
 
 const ApiWithPages = Layer.unwrap(

@@ -13,27 +13,38 @@ const CHROMIUM = "/usr/bin/chromium"
  * out (measured: 54 ms against 111 ms for `close()`), so removing it there raced those writes
  * (ENOTEMPTY); once `close()` has resolved, no process of the profile is left.
  */
-export const chromiumContext = Effect.map(
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const profile = mkdtempSync(join(tmpdir(), "guildhall-console-chromium-"))
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        viewport: { width: 1440, height: 900 },
-        deviceScaleFactor: 1,
-        args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-      })
-      return { profile, context }
-    }),
-    ({ profile, context }) =>
+export const chromiumContext = (options: {
+  readonly extraArgs?: ReadonlyArray<string>
+  readonly viewport?: { readonly width: number; readonly height: number }
+} = {}) =>
+  Effect.map(
+    Effect.acquireRelease(
       Effect.promise(async () => {
-        await context.close()
-        rmSync(profile, { recursive: true, force: true })
-      })
-  ),
-  ({ context }) => context
-)
+        const profile = mkdtempSync(join(tmpdir(), "guildhall-chromium-"))
+        const context = await chromium.launchPersistentContext(profile, {
+          executablePath: CHROMIUM,
+          headless: true,
+          ...(options.viewport === undefined ? {} : { viewport: { ...options.viewport }, deviceScaleFactor: 1 }),
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            ...(options.extraArgs ?? [])
+          ]
+        })
+        return { profile, context }
+      }),
+      ({ profile, context }) =>
+        Effect.promise(async () => {
+          await context.close()
+          rmSync(profile, { recursive: true, force: true })
+        })
+    ),
+    ({ context }) => context
+  )
 
 /**
  * Everything the page logged as an error (a blocked script or style among them),

@@ -104,7 +104,7 @@ it.live("the console signs in, lists the cluster's processes, and shuts down and
     yield* eventually("both shard processes publish", clusterJson(`${base}/admin/gateway/stats`, { token: `Admin ${adminKey}` }), (reply) =>
       JSON.stringify(reply.body).split(`"role":"shard"`).length === 3)
 
-    const browser = yield* chromiumContext
+    const browser = yield* chromiumContext({ viewport: { width: 1440, height: 900 } })
     yield* Effect.promise(async () => {
       const page = await browser.newPage()
       const errors = watchErrors(page)
